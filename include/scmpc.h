@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * scmpc: compile seccomp syscall policies into verified, optimized cBPF.
+ *
+ * Handles are opaque. Functions that can fail return 0 (or a count) on
+ * success and a negative errno on failure; when the caller passes a
+ * scmpc_diag, it receives a message and, where one applies, the position in
+ * the policy ("syscalls[3].args[0]") or in the program ("insn 12").
+ *
+ * Options structs start with a `sz` member that the caller sets to
+ * sizeof(struct ...): fields added later are read only when sz covers them,
+ * so binaries built against an older header keep working.  A NULL options
+ * pointer means "all defaults".
+ *
+ * The library keeps no global mutable state and prints nothing; every
+ * function is safe to call from several threads on distinct handles.
+ *
+ * ## Policy semantics (independent of the order rules are added in)
+ *
+ *  - A rule names a syscall (by name, resolved per architecture with
+ *    libseccomp's tables, or by raw number for one architecture), an action
+ *    and an AND-list of argument conditions.
+ *  - Rules for one syscall are OR-ed.  When rules with different actions
+ *    match one call, the action the kernel ranks most restrictive wins
+ *    (lowest (int32_t)(action & 0xffff0000)); between equal actions with
+ *    different data (ERRNO(1) vs ERRNO(13)) the lower data wins.
+ *  - A syscall that no rule names gets the default action.
+ *  - A call whose AUDIT_ARCH is not in the policy gets the bad-arch action
+ *    (default KILL_PROCESS).  On x86_64 a number with bit 0x40000000 set is
+ *    an x32 call: it is decided by the x32 rules if the policy has x32, else
+ *    by the bad-arch action; it never reaches the x86_64 table.
+ *  - nr == -1 (0xffffffff, a tracer skipping the call) gets the default
+ *    action on every architecture, as libseccomp does.
+ *  - When an unknown-syscall action is set, a number above the threshold
+ *    (the highest number in libseccomp's table for the ABI, or the highest
+ *    number the policy names, runc's rule) that no rule names gets it.
+ *    ARM's private calls (0x0f0000-0x0f07ff) are never "unknown".
+ *  - On 32-bit ABIs (i386, arm) an argument is its low 32 bits, zero-extended;
+ *    the filter never reads the high word.  On 64-bit ABIs a condition is
+ *    64-bit unless it carries SCMPC_COND_32BIT, in which case only the low
+ *    32 bits are compared.  Comparisons are unsigned; a condition that no
+ *    32-bit value can meet folds to a constant.
+ */
+#ifndef SCMPC_H
+#define SCMPC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/filter.h>	/* struct sock_filter */
+#include <linux/seccomp.h>	/* struct seccomp_data */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define SCMPC_API __attribute__((visibility("default")))
+#else
+#define SCMPC_API
+#endif
+
+#define SCMPC_VERSION_MAJOR 0
+#define SCMPC_VERSION_MINOR 1
+#define SCMPC_VERSION_MICRO 0
+SCMPC_API const char *scmpc_version(void);
+
+/* ---------------------------------------------------------------- errors */
+
+typedef struct scmpc_diag scmpc_diag;
+
+SCMPC_API scmpc_diag *scmpc_diag_new(void);
+SCMPC_API void scmpc_diag_free(scmpc_diag *d);
+/* Forget the error and warnings so the object can be reused. */
+SCMPC_API void scmpc_diag_clear(scmpc_diag *d);
+/* Negative errno of the last error, 0 if none. */
+SCMPC_API int scmpc_diag_errno(const scmpc_diag *d);
+/* Message of the last error ("" if none). */
+SCMPC_API const char *scmpc_diag_message(const scmpc_diag *d);
+/* Where the error applies: a policy path, "insn N", or "" if nowhere. */
+SCMPC_API const char *scmpc_diag_where(const scmpc_diag *d);
+/* Instruction index the error applies to, or -1. */
+SCMPC_API long scmpc_diag_insn(const scmpc_diag *d);
+/* Non-fatal findings (skipped names, denied uprobe calls, ...). */
+SCMPC_API size_t scmpc_diag_warning_count(const scmpc_diag *d);
+SCMPC_API const char *scmpc_diag_warning(const scmpc_diag *d, size_t i);
+
+/* --------------------------------------------------------- architectures */
+
+enum scmpc_arch {
+	SCMPC_ARCH_NONE = 0,
+	SCMPC_ARCH_X86_64 = 1,
+	SCMPC_ARCH_I386 = 2,
+	SCMPC_ARCH_X32 = 3,
+	SCMPC_ARCH_AARCH64 = 4,
+	SCMPC_ARCH_ARM = 5,
+};
+#define SCMPC_ARCH_COUNT 5
+
+/* "x86_64", "i386", "x32", "aarch64", "arm"; NULL for an invalid value. */
+SCMPC_API const char *scmpc_arch_name(enum scmpc_arch a);
+/* Accepts our names, SCMP_ARCH_* tokens and Go names (amd64, 386, arm64);
+ * returns SCMPC_ARCH_NONE when the name is not a supported ABI. */
+SCMPC_API enum scmpc_arch scmpc_arch_from_name(const char *name);
+/* The AUDIT_ARCH value a filter sees in seccomp_data.arch. */
+SCMPC_API uint32_t scmpc_arch_audit(enum scmpc_arch a);
+/* The ABI of this build (x86_64 or aarch64), SCMPC_ARCH_NONE elsewhere. */
+SCMPC_API enum scmpc_arch scmpc_arch_native(void);
+/* Syscall number of NAME on ARCH (x32 numbers carry bit 0x40000000), or a
+ * negative errno (-ENOENT) when the ABI has no such call. */
+SCMPC_API int64_t scmpc_syscall_resolve(enum scmpc_arch a, const char *name);
+/* Name of NR on ARCH, copied into BUF; returns false when unknown. */
+SCMPC_API bool scmpc_syscall_name(enum scmpc_arch a, uint32_t nr, char *buf, size_t len);
+
+/* --------------------------------------------------------------- actions */
+
+/* Actions are kernel SECCOMP_RET_* values: action in bits 31..16 and data
+ * in bits 15..0. */
+#define SCMPC_ACT_KILL_PROCESS	0x80000000U
+#define SCMPC_ACT_KILL_THREAD	0x00000000U
+#define SCMPC_ACT_TRAP		0x00030000U
+#define SCMPC_ACT_ERRNO(e)	(0x00050000U | ((uint32_t)(e) & 0xffffU))
+#define SCMPC_ACT_USER_NOTIF	0x7fc00000U
+#define SCMPC_ACT_TRACE(m)	(0x7ff00000U | ((uint32_t)(m) & 0xffffU))
+#define SCMPC_ACT_LOG		0x7ffc0000U
+#define SCMPC_ACT_ALLOW		0x7fff0000U
+
+/* True when ACT is an action the kernel knows with data it honours
+ * (ERRNO data <= 4095; KILL, USER_NOTIF, LOG and ALLOW carry none). */
+SCMPC_API bool scmpc_action_valid(uint32_t act);
+/* Negative when A is more restrictive than B, 0 when equal, positive else. */
+SCMPC_API int scmpc_action_cmp(uint32_t a, uint32_t b);
+/* Write "ERRNO(1)", "ALLOW", ... into BUF. */
+SCMPC_API void scmpc_action_str(uint32_t act, char *buf, size_t len);
+
+/* ----------------------------------------------------------------- policy */
+
+enum scmpc_op {
+	SCMPC_OP_EQ = 1,
+	SCMPC_OP_NE,
+	SCMPC_OP_LT,
+	SCMPC_OP_LE,
+	SCMPC_OP_GT,
+	SCMPC_OP_GE,
+	SCMPC_OP_MASKED_EQ,	/* (arg & value) == value2, as in OCI */
+};
+
+#define SCMPC_COND_32BIT 0x1U	/* compare the low 32 bits only */
+
+struct scmpc_cond {
+	unsigned arg;		/* 0..5 */
+	enum scmpc_op op;
+	uint64_t value;
+	uint64_t value2;	/* MASKED_EQ only */
+	unsigned flags;		/* SCMPC_COND_* */
+};
+
+typedef struct scmpc_policy scmpc_policy;
+
+SCMPC_API scmpc_policy *scmpc_policy_new(uint32_t default_action);
+SCMPC_API void scmpc_policy_free(scmpc_policy *p);
+SCMPC_API uint32_t scmpc_policy_default_action(const scmpc_policy *p);
+
+/* Add an ABI; the first one added is listed first in the program. */
+SCMPC_API int scmpc_policy_add_arch(scmpc_policy *p, enum scmpc_arch a, scmpc_diag *d);
+SCMPC_API size_t scmpc_policy_arch_count(const scmpc_policy *p);
+SCMPC_API enum scmpc_arch scmpc_policy_arch(const scmpc_policy *p, size_t i);
+
+/* seccomp(2) SECCOMP_FILTER_FLAG_* bits to load the program with (the
+ * policy's "flags"); stored for the loader, not used by the compiler. */
+SCMPC_API int scmpc_policy_set_flags(scmpc_policy *p, unsigned flags, scmpc_diag *d);
+SCMPC_API unsigned scmpc_policy_flags(const scmpc_policy *p);
+
+SCMPC_API int scmpc_policy_set_bad_arch_action(scmpc_policy *p, uint32_t act, scmpc_diag *d);
+
+enum scmpc_unknown_threshold {
+	SCMPC_UNKNOWN_TABLE_MAX = 0,	/* above the highest number in the ABI table */
+	SCMPC_UNKNOWN_POLICY_MAX = 1,	/* above the highest number the policy names */
+};
+/* Give numbers above the threshold their own action, e.g. ERRNO(ENOSYS). */
+SCMPC_API int scmpc_policy_set_unknown_action(scmpc_policy *p, uint32_t act,
+					      enum scmpc_unknown_threshold thr, scmpc_diag *d);
+
+struct scmpc_rule {
+	size_t sz;		/* sizeof(struct scmpc_rule) */
+	const char *syscall;	/* name, resolved per ABI; or NULL to use nr */
+	uint32_t nr;		/* raw number when syscall is NULL */
+	enum scmpc_arch arch;	/* required with nr; with a name, limits the
+				   rule to one ABI (SCMPC_ARCH_NONE: all) */
+	uint32_t action;
+	const struct scmpc_cond *conds;
+	size_t nconds;
+	const char *origin;	/* where it came from, e.g. "syscalls[3]" */
+};
+
+/* Returns the rule's index (>= 0) or a negative errno. */
+SCMPC_API int scmpc_policy_add_rule(scmpc_policy *p, const struct scmpc_rule *r, scmpc_diag *d);
+SCMPC_API size_t scmpc_policy_rule_count(const scmpc_policy *p);
+
+/* The action the policy gives DATA, evaluated directly from the rules; when
+ * RULE is not NULL it receives the deciding rule's index, or -1 when the
+ * default, unknown or bad-arch action decided. */
+SCMPC_API uint32_t scmpc_policy_eval(const scmpc_policy *p, const struct seccomp_data *data,
+				     int *rule);
+/* The origin string of rule I (NULL if none). */
+SCMPC_API const char *scmpc_policy_rule_origin(const scmpc_policy *p, size_t i);
+
+/* --------------------------------------------------------------- compile */
+
+#define SCMPC_COMPILE_NO_VERIFY	0x1U	/* skip the semantic check (tests only) */
+#define SCMPC_COMPILE_NAIVE	0x2U	/* no optimization: one linear chain */
+
+struct scmpc_compile_opts {
+	size_t sz;		/* sizeof(struct scmpc_compile_opts) */
+	unsigned flags;		/* SCMPC_COMPILE_* */
+};
+
+typedef struct scmpc_prog scmpc_prog;
+
+/* Compile P. The result has passed the kernel's acceptance rules and the
+ * semantic check against P (unless SCMPC_COMPILE_NO_VERIFY). */
+SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_opts *o,
+			    scmpc_prog **out, scmpc_diag *d);
+/* Wrap an existing program (from a .bpf file, libseccomp, ...). */
+SCMPC_API int scmpc_prog_new(const struct sock_filter *insns, size_t len, scmpc_prog **out,
+			     scmpc_diag *d);
+/* Parse raw .bpf bytes (host-endian struct sock_filter array). */
+SCMPC_API int scmpc_prog_from_bytes(const void *buf, size_t size, scmpc_prog **out,
+				    scmpc_diag *d);
+SCMPC_API void scmpc_prog_free(scmpc_prog *prog);
+SCMPC_API const struct sock_filter *scmpc_prog_insns(const scmpc_prog *prog);
+SCMPC_API size_t scmpc_prog_len(const scmpc_prog *prog);
+/* Converted (eBPF) length the kernel charges against its 32768 chain budget. */
+SCMPC_API size_t scmpc_prog_ebpf_len(const scmpc_prog *prog);
+/* Wall time scmpc_compile spent, in nanoseconds (0 for wrapped programs). */
+SCMPC_API uint64_t scmpc_prog_compile_ns(const scmpc_prog *prog);
+
+/* ------------------------------------------------------ check and analyse */
+
+/* The kernel's acceptance rules (bpf_check_classic + seccomp_check_filter). */
+SCMPC_API int scmpc_verify_insns(const struct sock_filter *insns, size_t len, scmpc_diag *d);
+/* Semantic check: PROG decides every probe point as P does. */
+SCMPC_API int scmpc_verify_policy(const scmpc_policy *p, const struct sock_filter *insns,
+				  size_t len, scmpc_diag *d);
+
+/* Run INSNS on DATA as the kernel does; *RET gets the return value and
+ * *STEPS (if not NULL) the number of instructions executed. */
+SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
+			    const struct seccomp_data *data, uint32_t *ret, unsigned *steps);
+
+struct scmpc_cache_opts {
+	size_t sz;
+	unsigned kernel_version;	/* KERNEL_VERSION(a,b,c); 0 = 6.18 */
+	uint32_t nr_count;		/* bitmap size; 0 = 470 (Linux 6.18) */
+};
+
+/* The kernel's seccomp_is_const_allow() for one (arch, nr) on one program:
+ * 1 if the kernel caches the call as allowed, 0 if not.  *STOP_PC (if not
+ * NULL) gets the instruction that ended the emulation (the RET reached, or
+ * the instruction the kernel gives up on). */
+SCMPC_API int scmpc_cache_const_allow(const struct sock_filter *insns, size_t len,
+				      uint32_t audit_arch, uint32_t nr, uint32_t *stop_pc);
+/* Bitmap for a stack of programs (progs[0] oldest) as the kernel builds it
+ * for ABI A: bit nr set in BITS ((nr_count+7)/8 bytes) when cached.
+ * Returns the number of set bits or a negative errno. */
+SCMPC_API int scmpc_cache_bitmap(const struct sock_filter *const *progs, const size_t *lens,
+				 size_t nprogs, enum scmpc_arch a,
+				 const struct scmpc_cache_opts *o, uint8_t *bits);
+
+/* ----------------------------------------------------------------- export */
+
+enum scmpc_format {
+	SCMPC_FORMAT_BPF = 0,	/* raw struct sock_filter array, host endian */
+	SCMPC_FORMAT_C = 1,	/* a C array for embedding */
+	SCMPC_FORMAT_TEXT = 2,	/* disassembly with syscall names */
+};
+
+struct scmpc_format_opts {
+	size_t sz;
+	const char *c_name;	/* C array name; default "scmpc_filter" */
+	enum scmpc_arch arch;	/* names syscalls in text; default native */
+};
+
+/* Render INSNS; *OUT is malloc'ed (NUL-terminated for text formats) and
+ * *OUT_LEN excludes the terminator. */
+SCMPC_API int scmpc_format(const struct sock_filter *insns, size_t len, enum scmpc_format f,
+			   const struct scmpc_format_opts *o, char **out, size_t *out_len,
+			   scmpc_diag *d);
+
+/* ------------------------------------------------------------------ stats */
+
+#define SCMPC_STATS_MAX_ARGSYS 64
+
+struct scmpc_arch_stats {
+	enum scmpc_arch arch;
+	uint32_t nr_probed;		/* numbers 0..probe_limit-1 */
+	unsigned worst_path;		/* over argument-free decisions */
+	double mean_path;
+	unsigned cacheable;		/* const-allow numbers in the bitmap */
+	unsigned allow_unconditional;	/* numbers the policy allows with no condition */
+	unsigned nargsys;
+	struct {
+		uint32_t nr;
+		unsigned worst_path;	/* over the argument probe values */
+		unsigned best_path;
+	} argsys[SCMPC_STATS_MAX_ARGSYS];
+};
+
+struct scmpc_stats_opts {
+	size_t sz;
+	uint32_t probe_limit;		/* numbers to probe per ABI; 0 = 1024 */
+	struct scmpc_cache_opts cache;
+};
+
+/* Path and cache figures of INSNS for each ABI of P (out[i] for arch i of
+ * the policy; N is the array size).  Returns the number of ABIs filled. */
+SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns, size_t len,
+			  const struct scmpc_stats_opts *o, struct scmpc_arch_stats *out, size_t n,
+			  scmpc_diag *d);
+
+/* ------------------------------------------------------------- JSON input */
+
+enum scmpc_json_flavor {
+	SCMPC_JSON_AUTO = 0,	/* detect: config.json, Docker/Podman, plain OCI */
+	SCMPC_JSON_OCI,
+	SCMPC_JSON_DOCKER,
+};
+
+#define SCMPC_JSON_STRICT	0x1U	/* unknown syscall names are errors */
+#define SCMPC_JSON_NO_ENOSYS	0x2U	/* no runc-style ENOSYS for newer calls */
+
+struct scmpc_json_opts {
+	size_t sz;
+	enum scmpc_json_flavor flavor;
+	unsigned flags;			/* SCMPC_JSON_* */
+	enum scmpc_arch arch;		/* target ABI; default native */
+	const char *const *caps;	/* NULL-terminated CAP_* list; NULL = Docker's default */
+	unsigned kernel_major;		/* Docker minKernel; 0 = running kernel */
+	unsigned kernel_minor;
+};
+
+/* Parse a seccomp profile into a policy.  Warnings (skipped names) go to D. */
+SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct scmpc_json_opts *o,
+				     scmpc_policy **out, scmpc_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SCMPC_H */

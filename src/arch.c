@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/* ABIs and their syscall tables.  Numbers and names come from libseccomp's
+ * tables only; nothing here copies a table. */
+#include <linux/audit.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "internal.h"
+
+#define X32_BIT 0x40000000U
+
+static const struct arch_info arches[SCMPC_ARCH_COUNT] = {
+	{ SCMPC_ARCH_X86_64, "x86_64", AUDIT_ARCH_X86_64, SCMP_ARCH_X86_64, 0, false },
+	{ SCMPC_ARCH_I386, "i386", AUDIT_ARCH_I386, SCMP_ARCH_X86, 0, true },
+	{ SCMPC_ARCH_X32, "x32", AUDIT_ARCH_X86_64, SCMP_ARCH_X32, X32_BIT, false },
+	{ SCMPC_ARCH_AARCH64, "aarch64", AUDIT_ARCH_AARCH64, SCMP_ARCH_AARCH64, 0, false },
+	{ SCMPC_ARCH_ARM, "arm", AUDIT_ARCH_ARM, SCMP_ARCH_ARM, 0, true },
+};
+
+const struct arch_info *arch_info(enum scmpc_arch a)
+{
+	if (a < 1 || a > SCMPC_ARCH_COUNT)
+		return NULL;
+	return &arches[a - 1];
+}
+
+SCMPC_API const char *scmpc_arch_name(enum scmpc_arch a)
+{
+	const struct arch_info *i = arch_info(a);
+	return i ? i->name : NULL;
+}
+
+SCMPC_API uint32_t scmpc_arch_audit(enum scmpc_arch a)
+{
+	const struct arch_info *i = arch_info(a);
+	return i ? i->audit : 0;
+}
+
+SCMPC_API enum scmpc_arch scmpc_arch_from_name(const char *name)
+{
+	static const struct {
+		const char *alias;
+		enum scmpc_arch a;
+	} aliases[] = {
+		{ "x86_64", SCMPC_ARCH_X86_64 },  { "amd64", SCMPC_ARCH_X86_64 },
+		{ "SCMP_ARCH_X86_64", SCMPC_ARCH_X86_64 },
+		{ "i386", SCMPC_ARCH_I386 },	  { "x86", SCMPC_ARCH_I386 },
+		{ "386", SCMPC_ARCH_I386 },	  { "i686", SCMPC_ARCH_I386 },
+		{ "SCMP_ARCH_X86", SCMPC_ARCH_I386 },
+		{ "x32", SCMPC_ARCH_X32 },	  { "SCMP_ARCH_X32", SCMPC_ARCH_X32 },
+		{ "aarch64", SCMPC_ARCH_AARCH64 }, { "arm64", SCMPC_ARCH_AARCH64 },
+		{ "SCMP_ARCH_AARCH64", SCMPC_ARCH_AARCH64 },
+		{ "arm", SCMPC_ARCH_ARM },	  { "SCMP_ARCH_ARM", SCMPC_ARCH_ARM },
+	};
+	if (!name)
+		return SCMPC_ARCH_NONE;
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
+		if (!strcasecmp(name, aliases[i].alias))
+			return aliases[i].a;
+	return SCMPC_ARCH_NONE;
+}
+
+SCMPC_API enum scmpc_arch scmpc_arch_native(void)
+{
+#if defined(__x86_64__) && !defined(__ILP32__)
+	return SCMPC_ARCH_X86_64;
+#elif defined(__aarch64__)
+	return SCMPC_ARCH_AARCH64;
+#else
+	return SCMPC_ARCH_NONE;
+#endif
+}
+
+bool arch_is_arm_private(enum scmpc_arch a, uint32_t nr)
+{
+	/* __ARM_NR_BASE .. __ARM_NR_BASE + 0x7ff (arch/arm/include/uapi/asm/unistd.h) */
+	return a == SCMPC_ARCH_ARM && nr >= 0x0f0000 && nr <= 0x0f07ff;
+}
+
+SCMPC_API int64_t scmpc_syscall_resolve(enum scmpc_arch a, const char *name)
+{
+	const struct arch_info *i = arch_info(a);
+	if (!i || !name)
+		return -EINVAL;
+	int nr = seccomp_syscall_resolve_name_arch(i->scmp_token, name);
+	/* libseccomp answers negative pseudo-numbers for calls an ABI lacks
+	 * (and for i386's multiplexed socket calls without a direct number). */
+	if (nr < 0)
+		return -ENOENT;
+	return (int64_t)(uint32_t)nr;
+}
+
+SCMPC_API bool scmpc_syscall_name(enum scmpc_arch a, uint32_t nr, char *buf, size_t len)
+{
+	const struct arch_info *i = arch_info(a);
+	if (!i || nr > INT32_MAX)
+		return false;
+	char *s = seccomp_syscall_resolve_num_arch(i->scmp_token, (int)nr);
+	if (!s)
+		return false;
+	if (buf && len) {
+		strncpy(buf, s, len - 1);
+		buf[len - 1] = '\0';
+	}
+	free(s);
+	return true;
+}
+
+uint32_t arch_table_max(enum scmpc_arch a)
+{
+	const struct arch_info *i = arch_info(a);
+	if (!i)
+		return 0;
+	/* Table ends vary with the libseccomp release; scan well past any
+	 * current one and keep the last hit.  The tables are dense enough that
+	 * a gap of 256 means the end. */
+	uint32_t last = 0;
+	for (uint32_t n = 0; n < last + 256 && n < 4096; n++)
+		if (scmpc_syscall_name(a, i->nr_base + n, NULL, 0))
+			last = n;
+	return i->nr_base + last;
+}
+
+enum scmpc_arch arch_of_call(uint32_t audit, uint32_t nr)
+{
+	if (audit == AUDIT_ARCH_X86_64)
+		return (nr & X32_BIT) ? SCMPC_ARCH_X32 : SCMPC_ARCH_X86_64;
+	for (size_t i = 0; i < ARRAY_SIZE(arches); i++)
+		if (arches[i].audit == audit)
+			return arches[i].arch;
+	return SCMPC_ARCH_NONE;
+}

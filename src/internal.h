@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/* Declarations shared between the library's modules; not installed. */
+#ifndef SCMPC_INTERNAL_H
+#define SCMPC_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include "scmpc.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Read an options struct the caller may have built against an older header:
+ * copy what its sz covers over zeroed defaults. */
+#define OPTS_COPY(dst, src)                                                        \
+	do {                                                                       \
+		memset(&(dst), 0, sizeof(dst));                                    \
+		if (src) {                                                         \
+			size_t n_ = (src)->sz < sizeof(dst) ? (src)->sz : sizeof(dst); \
+			memcpy(&(dst), (src), n_);                                 \
+		}                                                                  \
+	} while (0)
+
+/* ---- diag.c */
+/* Record an error and return ERR (a negative errno) so callers can write
+ * `return diag_err(d, -EINVAL, where, "...")`. */
+int diag_err(scmpc_diag *d, int err, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int diag_err_insn(scmpc_diag *d, int err, long insn, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_warn(scmpc_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- arch.c */
+struct arch_info {
+	enum scmpc_arch arch;
+	const char *name;
+	uint32_t audit;		/* seccomp_data.arch value */
+	uint32_t scmp_token;	/* libseccomp SCMP_ARCH_* token */
+	uint32_t nr_base;	/* 0x40000000 for x32, else 0 */
+	bool compat32;		/* arguments are 32-bit: compare the low word only */
+};
+const struct arch_info *arch_info(enum scmpc_arch a);
+/* Highest number in libseccomp's table for the ABI (x32: with the bit set),
+ * ignoring ARM's private calls. */
+uint32_t arch_table_max(enum scmpc_arch a);
+/* ABI whose numbers reach the filter with seccomp_data.arch == AUDIT and
+ * number NR (x86_64 vs x32 by bit 30), or SCMPC_ARCH_NONE. */
+enum scmpc_arch arch_of_call(uint32_t audit, uint32_t nr);
+bool arch_is_arm_private(enum scmpc_arch a, uint32_t nr);
+
+/* ---- policy.c: the IR */
+struct rule {
+	char *name;		/* NULL when given by number */
+	uint32_t nr;
+	enum scmpc_arch arch;	/* NONE: every ABI of the policy */
+	uint32_t action;
+	struct scmpc_cond *conds;
+	size_t nconds;
+	char *origin;
+};
+
+struct scmpc_policy {
+	uint32_t def_action;
+	uint32_t badarch_action;
+	unsigned load_flags;
+	uint32_t unknown_action;
+	bool unknown_set;
+	enum scmpc_unknown_threshold unknown_thr;
+	enum scmpc_arch arches[SCMPC_ARCH_COUNT];
+	size_t narches;
+	struct rule *rules;
+	size_t nrules, cap;
+};
+
+bool policy_has_arch(const scmpc_policy *p, enum scmpc_arch a);
+
+/* A rule resolved for one ABI. Sorted by nr, then by rule index. */
+struct resolved {
+	uint32_t nr;
+	uint32_t rule;
+};
+
+struct arch_view {
+	enum scmpc_arch arch;
+	const struct arch_info *info;
+	struct resolved *rs;
+	size_t nrs;
+	uint32_t threshold;	/* numbers above get the unknown action */
+	bool unknown_set;
+};
+
+/* Resolve every rule of P for ABI A. Names missing on the ABI are skipped. */
+int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a, scmpc_diag *d);
+void arch_view_fini(struct arch_view *v);
+/* Index range [*lo, *hi) of the resolved rules for NR. */
+void arch_view_find(const struct arch_view *v, uint32_t nr, size_t *lo, size_t *hi);
+/* The action when no rule for NR decides: default, or unknown above the
+ * threshold. */
+uint32_t arch_view_fallback(const scmpc_policy *p, const struct arch_view *v, uint32_t nr);
+
+/* ---- policy_eval.c */
+/* Decision of the rules alone for a call on ABI V (no arch dispatch). */
+uint32_t eval_on_view(const scmpc_policy *p, const struct arch_view *v,
+		      const struct seccomp_data *sd, int *rule);
+
+/* ---- emulate.c / verify.c / cache.c */
+/* eBPF length the kernel's converter produces for INSNS. */
+size_t bpf_ebpf_len(const struct sock_filter *insns, size_t len);
+
+/* ---- compile.c */
+struct scmpc_prog {
+	struct sock_filter *insns;
+	size_t len;
+	uint64_t compile_ns;
+};
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/* The reference meaning of a policy: rules evaluated one by one on concrete
+ * values.  The verifier checks compiled programs against this, so it must
+ * share no decision logic with the compiler (lower.c, layout.c). */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static bool cond_holds(const struct scmpc_cond *c, bool compat32, const struct seccomp_data *sd)
+{
+	uint64_t x = sd->args[c->arg];
+	if (compat32 || (c->flags & SCMPC_COND_32BIT))
+		x &= 0xffffffffULL;
+	switch (c->op) {
+	case SCMPC_OP_EQ: return x == c->value;
+	case SCMPC_OP_NE: return x != c->value;
+	case SCMPC_OP_LT: return x < c->value;
+	case SCMPC_OP_LE: return x <= c->value;
+	case SCMPC_OP_GT: return x > c->value;
+	case SCMPC_OP_GE: return x >= c->value;
+	case SCMPC_OP_MASKED_EQ: return (x & c->value) == c->value2;
+	}
+	return false;
+}
+
+uint32_t eval_on_view(const scmpc_policy *p, const struct arch_view *v,
+		      const struct seccomp_data *sd, int *rule)
+{
+	uint32_t nr = (uint32_t)sd->nr;
+	size_t lo, hi;
+	int best_rule = -1;
+	uint32_t best = 0;
+
+	if (nr == 0xffffffffU) {
+		if (rule)
+			*rule = -1;
+		return p->def_action;
+	}
+	arch_view_find(v, nr, &lo, &hi);
+	for (size_t i = lo; i < hi; i++) {
+		const struct rule *r = &p->rules[v->rs[i].rule];
+		bool all = true;
+		for (size_t c = 0; c < r->nconds && all; c++)
+			all = cond_holds(&r->conds[c], v->info->compat32, sd);
+		if (!all)
+			continue;
+		if (best_rule < 0 || scmpc_action_cmp(r->action, best) < 0) {
+			best = r->action;
+			best_rule = (int)v->rs[i].rule;
+		}
+	}
+	if (rule)
+		*rule = best_rule;
+	if (best_rule >= 0)
+		return best;
+	if (lo < hi)	/* named, but no rule matched: the default, never "unknown" */
+		return p->def_action;
+	return arch_view_fallback(p, v, nr);
+}
+
+SCMPC_API uint32_t scmpc_policy_eval(const scmpc_policy *p, const struct seccomp_data *sd,
+				     int *rule)
+{
+	uint32_t nr = (uint32_t)sd->nr;
+	enum scmpc_arch a = arch_of_call(sd->arch, nr);
+	bool audit_known = false;
+
+	for (size_t i = 0; i < p->narches; i++)
+		if (arch_info(p->arches[i])->audit == sd->arch)
+			audit_known = true;
+	if (rule)
+		*rule = -1;
+	if (audit_known && nr == 0xffffffffU)
+		return p->def_action;
+	if (a == SCMPC_ARCH_NONE || !policy_has_arch(p, a))
+		return p->badarch_action;
+
+	struct arch_view v;
+	if (arch_view_init(&v, p, a, NULL) < 0)
+		return p->badarch_action;
+	uint32_t act = eval_on_view(p, &v, sd, rule);
+	arch_view_fini(&v);
+	return act;
+}
