@@ -78,17 +78,68 @@ bool arch_is_arm_private(enum scmpc_arch a, uint32_t nr)
 	return a == SCMPC_ARCH_ARM && nr >= 0x0f0000 && nr <= 0x0f07ff;
 }
 
+/* libseccomp answers a negative pseudo-number for i386's socket and ipc
+ * calls, which it multiplexes through socketcall/ipc; the kernel has had
+ * direct numbers for them since 4.3 and 5.1, and libseccomp's number table
+ * lists them.  Find the direct number by name in that table. */
+static int64_t resolve_direct(const struct arch_info *i, const char *name)
+{
+	uint32_t max = arch_table_max(i->arch);
+	for (uint32_t n = i->nr_base; n <= max; n++) {
+		char *s = seccomp_syscall_resolve_num_arch(i->scmp_token, (int)n);
+		bool hit = s && !strcmp(s, name);
+		free(s);
+		if (hit)
+			return n;
+	}
+	return -ENOENT;
+}
+
+int64_t arch_resolve(const struct arch_info *i, const char *name, struct name_table *cache)
+{
+	int nr = seccomp_syscall_resolve_name_arch(i->scmp_token, name);
+	if (nr >= 0)
+		return (int64_t)(uint32_t)nr;
+	if (nr == __NR_SCMP_ERROR)
+		return -ENOENT;
+	if (!cache)
+		return resolve_direct(i, name);
+	if (!cache->names) {
+		/* One scan to the table's end (a gap of 256 numbers, as in
+		 * arch_table_max), keeping the names. */
+		uint32_t cap = 1024, last = 0;
+		cache->base = i->nr_base;
+		cache->names = calloc(cap, sizeof(*cache->names));
+		if (!cache->names)
+			return -ENOMEM;
+		for (uint32_t k = 0; k < cap && k < last + 256; k++) {
+			cache->names[k] = seccomp_syscall_resolve_num_arch(i->scmp_token,
+									   (int)(i->nr_base + k));
+			if (cache->names[k])
+				last = k;
+		}
+		cache->n = cap;
+	}
+	for (uint32_t k = 0; k < cache->n; k++)
+		if (cache->names[k] && !strcmp(cache->names[k], name))
+			return cache->base + k;
+	return -ENOENT;
+}
+
+void name_table_free(struct name_table *t)
+{
+	for (uint32_t k = 0; t->names && k < t->n; k++)
+		free(t->names[k]);
+	free(t->names);
+	t->names = NULL;
+}
+
 SCMPC_API int64_t scmpc_syscall_resolve(enum scmpc_arch a, const char *name)
 {
 	const struct arch_info *i = arch_info(a);
 	if (!i || !name)
 		return -EINVAL;
-	int nr = seccomp_syscall_resolve_name_arch(i->scmp_token, name);
-	/* libseccomp answers negative pseudo-numbers for calls an ABI lacks
-	 * (and for i386's multiplexed socket calls without a direct number). */
-	if (nr < 0)
-		return -ENOENT;
-	return (int64_t)(uint32_t)nr;
+	return arch_resolve(i, name, NULL);
 }
 
 SCMPC_API bool scmpc_syscall_name(enum scmpc_arch a, uint32_t nr, char *buf, size_t len)
@@ -116,7 +167,7 @@ uint32_t arch_table_max(enum scmpc_arch a)
 	 * current one and keep the last hit.  The tables are dense enough that
 	 * a gap of 256 means the end. */
 	uint32_t last = 0;
-	for (uint32_t n = 0; n < last + 256 && n < 4096; n++)
+	for (uint32_t n = 0; n < last + 256 && n < 1024; n++)
 		if (scmpc_syscall_name(a, i->nr_base + n, NULL, 0))
 			last = n;
 	return i->nr_base + last;

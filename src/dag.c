@@ -1,2 +1,126 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
-#include "internal.h"
+#include <linux/filter.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dag.h"
+
+void dag_init(struct dag *g)
+{
+	memset(g, 0, sizeof(*g));
+}
+
+void dag_fini(struct dag *g)
+{
+	free(g->nodes);
+	free(g->table);
+	memset(g, 0, sizeof(*g));
+}
+
+static uint64_t node_hash(const struct node *n)
+{
+	uint64_t h = ((uint64_t)n->kind << 56) ^ ((uint64_t)n->op << 48) ^ n->k;
+	h = (h ^ (h >> 31)) * 0x9e3779b97f4a7c15ULL;
+	h ^= ((uint64_t)n->a << 32) | n->b;
+	h = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
+}
+
+static bool node_eq(const struct node *x, const struct node *y)
+{
+	return x->kind == y->kind && x->op == y->op && x->k == y->k && x->a == y->a &&
+	       x->b == y->b;
+}
+
+static bool grow_table(struct dag *g)
+{
+	size_t cap = g->tcap ? g->tcap * 2 : 1024;
+	uint32_t *t = calloc(cap, sizeof(*t));
+	if (!t)
+		return false;
+	for (size_t i = 0; i < g->n; i++) {
+		size_t h = node_hash(&g->nodes[i]) & (cap - 1);
+		while (t[h])
+			h = (h + 1) & (cap - 1);
+		t[h] = (uint32_t)i + 1;
+	}
+	free(g->table);
+	g->table = t;
+	g->tcap = cap;
+	return true;
+}
+
+static uint32_t intern(struct dag *g, struct node n)
+{
+	if (g->oom)
+		return NODE_NONE;
+	if ((g->n + 1) * 2 > g->tcap && !grow_table(g))
+		goto oom;
+	size_t h = node_hash(&n) & (g->tcap - 1);
+	for (; g->table[h]; h = (h + 1) & (g->tcap - 1))
+		if (node_eq(&g->nodes[g->table[h] - 1], &n))
+			return g->table[h] - 1;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 256;
+		struct node *nn = realloc(g->nodes, cap * sizeof(*nn));
+		if (!nn)
+			goto oom;
+		g->nodes = nn;
+		g->cap = cap;
+	}
+	g->nodes[g->n] = n;
+	g->table[h] = (uint32_t)g->n + 1;
+	return (uint32_t)g->n++;
+oom:
+	g->oom = true;
+	return NODE_NONE;
+}
+
+static uint16_t cost_after(const struct dag *g, uint32_t id)
+{
+	uint16_t c = g->nodes[id].cost;
+	return c == UINT16_MAX ? c : c + 1;
+}
+
+uint32_t dag_ret(struct dag *g, uint32_t k)
+{
+	return intern(g, (struct node){ .kind = N_RET, .k = k, .cost = 1 });
+}
+
+uint32_t dag_jmp(struct dag *g, uint8_t op, uint32_t k, uint32_t t, uint32_t f)
+{
+	if (t == NODE_NONE || f == NODE_NONE || g->oom)
+		return NODE_NONE;
+	if (t == f)
+		return t;
+	/* Canonical forms let equal tests share a node: A > k is A >= k+1,
+	 * and tests with a constant outcome are no tests at all. */
+	if (op == BPF_JGT) {
+		if (k == UINT32_MAX)
+			return f;
+		op = BPF_JGE;
+		k++;
+	}
+	if (op == BPF_JGE && k == 0)
+		return t;
+	if (op == BPF_JSET && k == 0)
+		return f;
+	uint16_t ct = cost_after(g, t), cf = cost_after(g, f);
+	return intern(g, (struct node){ .kind = N_JMP, .op = op, .k = k, .a = t, .b = f,
+					.cost = ct > cf ? ct : cf });
+}
+
+uint32_t dag_ld(struct dag *g, uint32_t off, uint32_t next)
+{
+	if (next == NODE_NONE || g->oom)
+		return NODE_NONE;
+	return intern(g, (struct node){ .kind = N_LD, .k = off, .a = next,
+					.cost = cost_after(g, next) });
+}
+
+uint32_t dag_and(struct dag *g, uint32_t k, uint32_t next)
+{
+	if (next == NODE_NONE || g->oom)
+		return NODE_NONE;
+	return intern(g, (struct node){ .kind = N_AND, .k = k, .a = next,
+					.cost = cost_after(g, next) });
+}

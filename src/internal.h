@@ -46,6 +46,15 @@ uint32_t arch_table_max(enum scmpc_arch a);
  * number NR (x86_64 vs x32 by bit 30), or SCMPC_ARCH_NONE. */
 enum scmpc_arch arch_of_call(uint32_t audit, uint32_t nr);
 bool arch_is_arm_private(enum scmpc_arch a, uint32_t nr);
+/* Names of an ABI's table, loaded once for repeated look-ups. */
+struct name_table {
+	char **names;
+	uint32_t base, n;
+};
+/* Number of NAME on ABI I, or -ENOENT; CACHE (may be NULL) speeds up the
+ * names libseccomp only knows through a multiplexer. */
+int64_t arch_resolve(const struct arch_info *i, const char *name, struct name_table *cache);
+void name_table_free(struct name_table *t);
 
 /* ---- policy.c: the IR */
 struct rule {
@@ -102,9 +111,33 @@ uint32_t arch_view_fallback(const scmpc_policy *p, const struct arch_view *v, ui
 uint32_t eval_on_view(const scmpc_policy *p, const struct arch_view *v,
 		      const struct seccomp_data *sd, int *rule);
 
+/* The whole policy's decision, given views[i] for p->arches[i]. */
+uint32_t policy_decide(const scmpc_policy *p, const struct arch_view *views,
+		       const struct seccomp_data *sd, int *rule);
+int policy_views_init(const scmpc_policy *p, struct arch_view *views, scmpc_diag *d);
+void policy_views_fini(const scmpc_policy *p, struct arch_view *views, size_t n);
+
+/* ---- verify_policy.c: probe points shared by the verifier and stats */
+/* Argument vectors that exercise every condition on NR's rules in V:
+ * constants, their neighbours, high-word and mask variants.  *OUT is
+ * malloc'ed; returns the count (at least 1) or a negative errno. */
+long probe_args(const scmpc_policy *p, const struct arch_view *v, uint32_t nr,
+		uint64_t (**out)[6]);
+/* Numbers worth probing on ABI V: the table, every named number and its
+ * neighbours, the threshold and the ABI's special boundaries. */
+long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **out);
+
+int verify_with_views(const scmpc_policy *p, const struct arch_view *views,
+		      const struct sock_filter *insns, size_t len, scmpc_diag *d);
+
 /* ---- emulate.c / verify.c / cache.c */
 /* eBPF length the kernel's converter produces for INSNS. */
 size_t bpf_ebpf_len(const struct sock_filter *insns, size_t len);
+/* Mnemonic of a classic BPF opcode ("ld h abs"), or NULL when the kernel's
+ * classic table lacks it (verify.c; shared with the disassembler). */
+const char *bpf_code_name(uint16_t code);
+/* True for the 41 opcodes seccomp_check_filter() accepts. */
+bool bpf_code_seccomp(uint16_t code);
 
 /* ---- compile.c */
 struct scmpc_prog {

@@ -1,2 +1,266 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
-#include "internal.h"
+/*
+ * Search trees over ranges of a 32-bit value (syscall numbers, argument
+ * half-words).
+ *
+ * The tree minimises the worst executed path, counting each leaf's own
+ * cost (an argument check below a syscall leaf costs more than a return),
+ * and among the trees with that worst path the one with the least mean
+ * path, weighting each range by how many interesting numbers it covers.
+ * An exact interval search finds it for trees of up to DP_MAX leaves; a
+ * greedy that merges the cheapest adjacent pair, lighter pairs first, takes
+ * larger ones.  A single-number range between two ranges that decide alike
+ * costs one `jeq` instead of two splits, and both searches consider it.
+ *
+ * In a syscall-number tree an argument-checked leaf weighs half its cost:
+ * at full weight the few such leaves would claim the top of the tree and
+ * lengthen the number dispatch that every other call pays, and at no
+ * weight their paths (dispatch plus argument checks) would be the longest
+ * in the program; half splits the difference.  Cold ranges (far outside
+ * the numbers real calls use, such as x32 numbers inside the x86_64 tree)
+ * are pushed down by a fixed bias so they never lengthen hot paths.
+ */
+#include <linux/filter.h>
+#include <stdlib.h>
+#include <string.h>
+#include "layout.h"
+
+#define COLD_BIAS 24
+
+struct item {
+	uint32_t node;
+	int key;		/* cost the worst path is measured in */
+	uint64_t weight;
+	uint32_t lo;
+	bool leaf;		/* an input range, not a merged subtree */
+	bool point;		/* a leaf covering exactly one value */
+};
+
+bool range_push(struct range_vec *rv, uint32_t lo, uint32_t node, uint32_t weight, bool hot)
+{
+	if (rv->n && rv->v[rv->n - 1].node == node) {
+		rv->v[rv->n - 1].weight += weight;
+		rv->v[rv->n - 1].hot |= hot;
+		return true;
+	}
+	if (rv->n == rv->cap) {
+		size_t cap = rv->cap ? rv->cap * 2 : 64;
+		struct range *v = realloc(rv->v, cap * sizeof(*v));
+		if (!v)
+			return false;
+		rv->v = v;
+		rv->cap = cap;
+	}
+	rv->v[rv->n++] = (struct range){ lo, node, weight, hot };
+	return true;
+}
+
+void range_vec_free(struct range_vec *rv)
+{
+	free(rv->v);
+	memset(rv, 0, sizeof(*rv));
+}
+
+static int imax(int a, int b) { return a > b ? a : b; }
+
+static bool is_triple(const struct item *it, size_t i)
+{
+	return it[i].leaf && it[i + 1].leaf && it[i + 2].leaf && it[i + 1].point &&
+	       it[i].node == it[i + 2].node;
+}
+
+static uint32_t merge_node(struct dag *g, const struct item *a, const struct item *b,
+			   const struct item *c)
+{
+	if (c)
+		return dag_jmp(g, BPF_JEQ, b->lo, b->node, a->node);
+	return dag_jmp(g, BPF_JGE, b->lo, b->node, a->node);
+}
+
+/* Greedy: repeatedly merge the adjacent pair (or X p X triple) whose merged
+ * key is smallest, the lighter first among equals.  Items [lo, hi) are
+ * replaced by one; returns false on ENOMEM. */
+static bool greedy(struct dag *g, struct item *it, size_t *m, size_t lo, size_t hi)
+{
+	while (hi - lo > 1) {
+		size_t best = lo;
+		bool best_triple = false;
+		int best_key = 0;
+		uint64_t best_w = 0;
+		for (size_t i = lo; i + 1 < hi; i++) {
+			int key = imax(it[i].key, it[i + 1].key) + 1;
+			uint64_t w = it[i].weight + it[i + 1].weight;
+			bool triple = false;
+			if (i + 2 < hi && is_triple(it, i)) {
+				int tk = imax(imax(it[i].key, it[i + 2].key), it[i + 1].key) + 1;
+				if (tk <= key) {
+					triple = true;
+					key = tk;
+					w += it[i + 2].weight;
+				}
+			}
+			bool better = i == lo || key < best_key ||
+				      (key == best_key && triple && !best_triple) ||
+				      (key == best_key && triple == best_triple && w < best_w);
+			if (better) {
+				best = i;
+				best_key = key;
+				best_triple = triple;
+				best_w = w;
+			}
+		}
+		size_t consumed = best_triple ? 3 : 2;
+		struct item merged = { .key = best_key, .weight = best_w, .lo = it[best].lo };
+		merged.node = merge_node(g, &it[best], &it[best + 1],
+					 best_triple ? &it[best + 2] : NULL);
+		if (merged.node == NODE_NONE)
+			return false;
+		it[best] = merged;
+		memmove(&it[best + 1], &it[best + consumed], (*m - best - consumed) * sizeof(*it));
+		*m -= consumed - 1;
+		hi -= consumed - 1;
+	}
+	return true;
+}
+
+/*
+ * Exact for its objective: over all trees of splits (and X p X triples) the
+ * least worst key, then the least weighted depth.  O(n^3), so it runs on
+ * trees of moderate size; the greedy takes larger ones.
+ */
+#define DP_MAX 160
+
+struct dp {
+	size_t n;
+	int *f;			/* worst key of the best tree over [i, j] */
+	uint64_t *s;		/* its weighted depth */
+	int32_t *split;		/* -1: triple */
+};
+
+#define AT(t, i, j) ((t)[(i) * dp->n + (j)])
+
+static uint32_t dp_build(struct dag *g, const struct dp *dp, const struct item *it, size_t i,
+			 size_t j)
+{
+	if (i == j)
+		return it[i].node;
+	int32_t k = AT(dp->split, i, j);
+	if (k < 0)
+		return merge_node(g, &it[i], &it[i + 1], &it[i + 2]);
+	uint32_t left = dp_build(g, dp, it, i, (size_t)k);
+	uint32_t right = dp_build(g, dp, it, (size_t)k + 1, j);
+	if (left == NODE_NONE || right == NODE_NONE)
+		return NODE_NONE;
+	return dag_jmp(g, BPF_JGE, it[k + 1].lo, right, left);
+}
+
+static uint32_t optimal(struct dag *g, const struct item *it, size_t n)
+{
+	struct dp dpv = { .n = n }, *dp = &dpv;
+	uint64_t *wsum = malloc((n + 1) * sizeof(*wsum));
+	dp->f = malloc(n * n * sizeof(*dp->f));
+	dp->s = malloc(n * n * sizeof(*dp->s));
+	dp->split = malloc(n * n * sizeof(*dp->split));
+	uint32_t root = NODE_NONE;
+	if (!wsum || !dp->f || !dp->s || !dp->split)
+		goto out;
+	wsum[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		wsum[i + 1] = wsum[i] + it[i].weight;
+		AT(dp->f, i, i) = it[i].key;
+		AT(dp->s, i, i) = 0;
+	}
+	for (size_t len = 2; len <= n; len++) {
+		for (size_t i = 0; i + len <= n; i++) {
+			size_t j = i + len - 1;
+			uint64_t w = wsum[j + 1] - wsum[i];
+			int bf = INT32_MAX;
+			uint64_t bs = UINT64_MAX;
+			int32_t bk = 0;
+			for (size_t k = i; k < j; k++) {
+				int f = imax(AT(dp->f, i, k), AT(dp->f, k + 1, j)) + 1;
+				uint64_t sv = AT(dp->s, i, k) + AT(dp->s, k + 1, j) + w;
+				if (f < bf || (f == bf && sv < bs)) {
+					bf = f;
+					bs = sv;
+					bk = (int32_t)k;
+				}
+			}
+			if (len == 3 && is_triple(it, i)) {
+				int f = imax(imax(it[i].key, it[i + 1].key), it[i + 2].key) + 1;
+				if (f < bf || (f == bf && w <= bs)) {
+					bf = f;
+					bs = w;
+					bk = -1;
+				}
+			}
+			AT(dp->f, i, j) = bf;
+			AT(dp->s, i, j) = bs;
+			AT(dp->split, i, j) = bk;
+		}
+	}
+	root = dp_build(g, dp, it, 0, n - 1);
+out:
+	if (root == NODE_NONE)
+		g->oom = true;
+	free(wsum);
+	free(dp->f);
+	free(dp->s);
+	free(dp->split);
+	return root;
+}
+
+uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, bool half_leaf_cost)
+{
+	if (n == 0)
+		return NODE_NONE;
+	if (n == 1)
+		return r[0].node;
+
+	struct item *it = malloc(n * sizeof(*it));
+	if (!it) {
+		g->oom = true;
+		return NODE_NONE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t hi = i + 1 < n ? r[i + 1].lo - 1 : UINT32_MAX;
+		int cost = g->nodes[r[i].node].cost;
+		if (half_leaf_cost)
+			cost = (cost + 1) / 2;
+		it[i] = (struct item){
+			.node = r[i].node,
+			.key = cost - (r[i].hot ? 0 : COLD_BIAS),
+			.weight = r[i].weight,
+			.lo = r[i].lo,
+			.leaf = true,
+			.point = hi == r[i].lo,
+		};
+	}
+
+	/* Runs of cold ranges become one subtree each before the real search,
+	 * which keeps the exact search small. */
+	size_t m = n;
+	for (size_t i = 0; i < m; i++) {
+		if (it[i].key >= 0)
+			continue;
+		size_t j = i;
+		while (j < m && it[j].key < 0)
+			j++;
+		if (j - i > 1 && !greedy(g, it, &m, i, j))
+			goto oom;
+	}
+	uint32_t root;
+	if (m <= DP_MAX) {
+		root = optimal(g, it, m);
+	} else {
+		if (!greedy(g, it, &m, 0, m))
+			goto oom;
+		root = it[0].node;
+	}
+	free(it);
+	return root;
+oom:
+	free(it);
+	g->oom = true;
+	return NODE_NONE;
+}

@@ -240,13 +240,19 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 	if (!v->rs)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	uint32_t maxnr = v->info->nr_base;
+	struct name_table names = { 0 };
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct rule *r = &p->rules[i];
 		uint32_t nr;
 		if (r->arch != SCMPC_ARCH_NONE && r->arch != a)
 			continue;
 		if (r->name) {
-			int64_t n = scmpc_syscall_resolve(a, r->name);
+			int64_t n = arch_resolve(v->info, r->name, &names);
+			if (n == -ENOMEM) {
+				name_table_free(&names);
+				arch_view_fini(v);
+				return diag_err(d, -ENOMEM, NULL, "out of memory");
+			}
 			if (n < 0)
 				continue;
 			nr = (uint32_t)n;
@@ -257,6 +263,7 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 		if (nr > maxnr && !arch_is_arm_private(a, nr) && nr != 0xffffffffU)
 			maxnr = nr;
 	}
+	name_table_free(&names);
 	qsort(v->rs, v->nrs, sizeof(*v->rs), cmp_resolved);
 	v->unknown_set = p->unknown_set;
 	if (p->unknown_set)

@@ -58,27 +58,55 @@ uint32_t eval_on_view(const scmpc_policy *p, const struct arch_view *v,
 	return arch_view_fallback(p, v, nr);
 }
 
-SCMPC_API uint32_t scmpc_policy_eval(const scmpc_policy *p, const struct seccomp_data *sd,
-				     int *rule)
+uint32_t policy_decide(const scmpc_policy *p, const struct arch_view *views,
+		      const struct seccomp_data *sd, int *rule)
 {
 	uint32_t nr = (uint32_t)sd->nr;
 	enum scmpc_arch a = arch_of_call(sd->arch, nr);
 	bool audit_known = false;
 
+	if (rule)
+		*rule = -1;
 	for (size_t i = 0; i < p->narches; i++)
 		if (arch_info(p->arches[i])->audit == sd->arch)
 			audit_known = true;
-	if (rule)
-		*rule = -1;
 	if (audit_known && nr == 0xffffffffU)
 		return p->def_action;
-	if (a == SCMPC_ARCH_NONE || !policy_has_arch(p, a))
-		return p->badarch_action;
+	for (size_t i = 0; i < p->narches; i++)
+		if (views[i].arch == a)
+			return eval_on_view(p, &views[i], sd, rule);
+	return p->badarch_action;
+}
 
-	struct arch_view v;
-	if (arch_view_init(&v, p, a, NULL) < 0)
+int policy_views_init(const scmpc_policy *p, struct arch_view *views, scmpc_diag *d)
+{
+	for (size_t i = 0; i < p->narches; i++) {
+		int err = arch_view_init(&views[i], p, p->arches[i], d);
+		if (err < 0) {
+			policy_views_fini(p, views, i);
+			return err;
+		}
+	}
+	return 0;
+}
+
+void policy_views_fini(const scmpc_policy *p, struct arch_view *views, size_t n)
+{
+	(void)p;
+	for (size_t i = 0; i < n; i++)
+		arch_view_fini(&views[i]);
+}
+
+SCMPC_API uint32_t scmpc_policy_eval(const scmpc_policy *p, const struct seccomp_data *sd,
+				     int *rule)
+{
+	struct arch_view views[SCMPC_ARCH_COUNT];
+	if (policy_views_init(p, views, NULL) < 0) {
+		if (rule)
+			*rule = -1;
 		return p->badarch_action;
-	uint32_t act = eval_on_view(p, &v, sd, rule);
-	arch_view_fini(&v);
+	}
+	uint32_t act = policy_decide(p, views, sd, rule);
+	policy_views_fini(p, views, p->narches);
 	return act;
 }

@@ -1,2 +1,110 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * What a program costs, measured the way the kernel would run it: executed
+ * instructions per syscall number (argument-free decisions) and per
+ * argument-checked syscall (over the verifier's probe values), and which
+ * numbers the kernel's action cache would serve without running it.
+ */
+#include <stdlib.h>
+#include <string.h>
 #include "internal.h"
+
+#define DEFAULT_PROBE 1024
+#define DEFAULT_NR_COUNT 470	/* Linux 6.18: x86_64 and i386 tables end at 469 */
+
+static int arch_stats(const scmpc_policy *p, const struct arch_view *views, size_t vi,
+		      const struct sock_filter *insns, size_t len, uint32_t limit, uint32_t nr_count,
+		      struct scmpc_arch_stats *st, scmpc_diag *d)
+{
+	const struct arch_view *v = &views[vi];
+	uint32_t base = v->info->nr_base;
+	uint64_t sum = 0;
+	uint32_t count = 0;
+	uint32_t span = limit > nr_count ? limit : nr_count;
+
+	memset(st, 0, sizeof(*st));
+	st->arch = v->arch;
+	st->nr_probed = limit;
+	for (uint32_t i = 0; i < span; i++) {
+		uint32_t nr = base + i;
+		uint64_t (*vec)[6] = NULL;
+		long nv = probe_args(p, v, nr, &vec);
+		if (nv < 0)
+			return diag_err(d, (int)nv, NULL, "out of memory");
+		struct seccomp_data sd = { .nr = (int)nr, .arch = v->info->audit };
+		uint32_t first = 0;
+		bool depends = false;
+		unsigned worst = 0, best = UINT32_MAX;
+		for (long k = 0; k < nv; k++) {
+			uint32_t ret;
+			unsigned steps;
+			memcpy(sd.args, vec[k], sizeof(sd.args));
+			uint32_t want = policy_decide(p, views, &sd, NULL);
+			if (k == 0)
+				first = want;
+			else if (want != first)
+				depends = true;
+			int err = scmpc_emulate(insns, len, &sd, &ret, &steps);
+			if (err < 0) {
+				free(vec);
+				return diag_err(d, err, NULL, "the program fails on nr %u", nr);
+			}
+			worst = steps > worst ? steps : worst;
+			best = steps < best ? steps : best;
+		}
+		free(vec);
+		if (depends) {
+			if (i < limit && st->nargsys < SCMPC_STATS_MAX_ARGSYS) {
+				st->argsys[st->nargsys].nr = nr;
+				st->argsys[st->nargsys].worst_path = worst;
+				st->argsys[st->nargsys].best_path = best;
+				st->nargsys++;
+			}
+			continue;
+		}
+		if (i < limit) {
+			/* Argument-free: the path with zero arguments is the path. */
+			uint32_t ret;
+			unsigned steps;
+			memset(sd.args, 0, sizeof(sd.args));
+			scmpc_emulate(insns, len, &sd, &ret, &steps);
+			sum += steps;
+			count++;
+			if (steps > st->worst_path)
+				st->worst_path = steps;
+		}
+		if (i < nr_count && v->arch != SCMPC_ARCH_X32) {
+			if (first == SCMPC_ACT_ALLOW)
+				st->allow_unconditional++;
+			if (scmpc_cache_const_allow(insns, len, v->info->audit, nr, NULL) == 1)
+				st->cacheable++;
+		}
+	}
+	st->mean_path = count ? (double)sum / count : 0.0;
+	return 0;
+}
+
+SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns, size_t len,
+			  const struct scmpc_stats_opts *o, struct scmpc_arch_stats *out, size_t n,
+			  scmpc_diag *d)
+{
+	struct scmpc_stats_opts opts;
+	struct arch_view views[SCMPC_ARCH_COUNT];
+	int err;
+
+	OPTS_COPY(opts, o);
+	uint32_t limit = opts.probe_limit ? opts.probe_limit : DEFAULT_PROBE;
+	uint32_t nr_count = DEFAULT_NR_COUNT;
+	if (o && o->sz >= offsetof(struct scmpc_stats_opts, cache) + sizeof(opts.cache) &&
+	    opts.cache.sz >= offsetof(struct scmpc_cache_opts, nr_count) + sizeof(uint32_t) &&
+	    opts.cache.nr_count)
+		nr_count = opts.cache.nr_count;
+	if ((err = policy_views_init(p, views, d)) < 0)
+		return err;
+	size_t filled = 0;
+	for (size_t i = 0; i < p->narches && i < n; i++, filled++)
+		if ((err = arch_stats(p, views, i, insns, len, limit, nr_count, &out[i], d)) < 0)
+			break;
+	policy_views_fini(p, views, p->narches);
+	return err < 0 ? err : (int)filled;
+}

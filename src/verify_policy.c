@@ -1,2 +1,361 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * The semantic check: a program must decide every probe point exactly as
+ * the policy's rules do (policy_eval.c).
+ *
+ * A program over seccomp_data can only change its answer where one of its
+ * constants is crossed, and a compiled program's constants come from the
+ * policy: syscall numbers, range ends, argument constants and mask bits.
+ * The probes are therefore the whole syscall table, each named number and
+ * its neighbours, the ABI boundaries, and for argument-checked calls every
+ * constant, its neighbours, its high-word and sign-extended variants and
+ * each mask bit flipped, combined over the arguments the rules test.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "internal.h"
+
+#define X32_BIT 0x40000000U
+#define MAX_COMBOS (1u << 15)
+
+struct u64set {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static bool set_add(struct u64set *s, uint64_t x)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		uint64_t *v = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			return false;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = x;
+	return true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void set_sort_unique(struct u64set *s)
+{
+	qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
+	size_t u = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (i == 0 || s->v[i] != s->v[u - 1])
+			s->v[u++] = s->v[i];
+	s->n = u;
+}
+
+static bool add_around(struct u64set *s, uint64_t c)
+{
+	uint64_t lo = c & 0xffffffffULL, hi = c >> 32;
+	uint64_t vs[] = {
+		c - 1, c, c + 1,
+		lo,				/* high word cleared */
+		lo | 0xffffffff00000000ULL,	/* high word all ones (sign extension) */
+		c ^ (1ULL << 32),		/* one high bit flipped */
+		((hi + 1) << 32) | lo, ((hi - 1) << 32) | lo,
+		(hi << 32) | ((lo - 1) & 0xffffffffULL), (hi << 32) | ((lo + 1) & 0xffffffffULL),
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(vs); i++)
+		if (!set_add(s, vs[i]))
+			return false;
+	return true;
+}
+
+long probe_args(const scmpc_policy *p, const struct arch_view *v, uint32_t nr,
+		uint64_t (**out)[6])
+{
+	static const uint64_t fixed[] = { 0, 1, 0x7fffffff, 0x80000000, 0xffffffff,
+					  0x100000000ULL, 0xffffffff80000000ULL, UINT64_MAX };
+	struct u64set sets[6] = { 0 };
+	bool used[6] = { false };
+	size_t lo, hi;
+	long count = -ENOMEM;
+	uint64_t (*vec)[6] = NULL;
+
+	arch_view_find(v, nr, &lo, &hi);
+	bool any_cond = false;
+	for (size_t i = lo; i < hi; i++)
+		any_cond |= p->rules[v->rs[i].rule].nconds > 0;
+	if (!any_cond) {
+		/* Nothing to combine: the three vectors that show no argument is read. */
+		vec = calloc(3, sizeof(*vec));
+		if (!vec)
+			return -ENOMEM;
+		for (unsigned a = 0; a < 6; a++) {
+			vec[1][a] = UINT64_MAX;
+			vec[2][a] = 0xdeadbeefcafebabeULL ^ ((uint64_t)a << 40);
+		}
+		*out = vec;
+		return 3;
+	}
+	for (size_t i = lo; i < hi; i++) {
+		const struct rule *r = &p->rules[v->rs[i].rule];
+		for (size_t k = 0; k < r->nconds; k++) {
+			const struct scmpc_cond *c = &r->conds[k];
+			struct u64set *s = &sets[c->arg];
+			used[c->arg] = true;
+			if (!add_around(s, c->value))
+				goto out;
+			if (c->op == SCMPC_OP_MASKED_EQ) {
+				if (!add_around(s, c->value2) || !set_add(s, c->value2 | ~c->value))
+					goto out;
+				for (unsigned b = 0; b < 64; b++)
+					if (((c->value >> b) & 1) && !set_add(s, c->value2 ^ (1ULL << b)))
+						goto out;
+			}
+		}
+	}
+	size_t combos = 1;
+	for (unsigned a = 0; a < 6; a++) {
+		if (!used[a]) {
+			if (!set_add(&sets[a], 0))
+				goto out;
+			continue;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
+			if (!set_add(&sets[a], fixed[i]))
+				goto out;
+		set_sort_unique(&sets[a]);
+		combos = combos > MAX_COMBOS ? combos : combos * sets[a].n;
+	}
+
+	/* Three vectors check that an argument-free decision reads no argument;
+	 * the product covers every combination of the tested arguments, or,
+	 * when it is too large, every value of each argument against every
+	 * value of each other one (all pairs) plus a seeded sample. */
+	size_t extra = 2, nvec;
+	bool full = combos <= MAX_COMBOS;
+	size_t pairs = 0;
+	if (!full)
+		for (unsigned a = 0; a < 6; a++)
+			for (unsigned b = a + 1; b < 6; b++)
+				pairs += sets[a].n * sets[b].n;
+	nvec = (full ? combos : pairs + MAX_COMBOS) + extra;
+	vec = calloc(nvec, sizeof(*vec));
+	if (!vec)
+		goto out;
+	size_t n = 0;
+	if (full) {
+		size_t idx[6] = { 0 };
+		for (size_t c = 0; c < combos; c++) {
+			for (unsigned a = 0; a < 6; a++)
+				vec[n][a] = sets[a].v[idx[a]];
+			n++;
+			for (unsigned a = 0; a < 6; a++) {
+				if (++idx[a] < sets[a].n)
+					break;
+				idx[a] = 0;
+			}
+		}
+	} else {
+		for (unsigned a = 0; a < 6; a++)
+			for (unsigned b = a + 1; b < 6; b++)
+				for (size_t i = 0; i < sets[a].n; i++)
+					for (size_t j = 0; j < sets[b].n; j++, n++) {
+						for (unsigned k = 0; k < 6; k++)
+							vec[n][k] = sets[k].v[0];
+						vec[n][a] = sets[a].v[i];
+						vec[n][b] = sets[b].v[j];
+					}
+		uint64_t x = 0x9e3779b97f4a7c15ULL ^ nr;
+		for (size_t s = 0; s < MAX_COMBOS; s++, n++)
+			for (unsigned a = 0; a < 6; a++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				vec[n][a] = sets[a].v[x % sets[a].n];
+			}
+	}
+	for (unsigned a = 0; a < 6; a++) {
+		vec[n][a] = UINT64_MAX;
+		vec[n + 1][a] = 0xdeadbeefcafebabeULL ^ ((uint64_t)a << 40);
+	}
+	n += 2;
+	*out = vec;
+	vec = NULL;
+	count = (long)n;
+out:
+	free(vec);
+	for (unsigned a = 0; a < 6; a++)
+		free(sets[a].v);
+	return count;
+}
+
+static bool add32(uint32_t **v, size_t *n, size_t *cap, uint64_t x)
+{
+	if (x > UINT32_MAX)
+		return true;
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 2048;
+		uint32_t *nv = realloc(*v, c * sizeof(*nv));
+		if (!nv)
+			return false;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = (uint32_t)x;
+	return true;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **out)
+{
+	static const uint32_t bounds[] = { 0x3fffffff, X32_BIT, 0x7fffffff, 0x80000000,
+					   0xbfffffff, 0xc0000000, 0xfffffffe, 0xffffffff,
+					   0x0effff, 0x0f0000, 0x0f0001, 0x0f0002, 0x0f0005,
+					   0x0f07ff, 0x0f0800 };
+	uint32_t *nums = NULL;
+	size_t n = 0, cap = 0;
+	bool ok = true;
+	(void)p;
+
+	for (uint32_t i = 0; i < 1024 && ok; i++) {
+		ok = add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + i);
+		if (v->info->audit == arch_info(SCMPC_ARCH_X86_64)->audit && !v->info->nr_base)
+			ok = ok && add32(&nums, &n, &cap, (uint64_t)X32_BIT + i);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bounds) && ok; i++)
+		ok = add32(&nums, &n, &cap, bounds[i]);
+	for (size_t i = 0; i < v->nrs && ok; i++)
+		for (int dlt = -1; dlt <= 1 && ok; dlt++)
+			ok = add32(&nums, &n, &cap, (uint64_t)v->rs[i].nr + (uint64_t)(int64_t)dlt);
+	if (v->threshold != UINT32_MAX && ok)
+		ok = add32(&nums, &n, &cap, v->threshold) &&
+		     add32(&nums, &n, &cap, (uint64_t)v->threshold + 1);
+	if (!ok) {
+		free(nums);
+		return -ENOMEM;
+	}
+	qsort(nums, n, sizeof(*nums), cmp_u32);
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || nums[i] != nums[u - 1])
+			nums[u++] = nums[i];
+	*out = nums;
+	return (long)u;
+}
+
+static void describe(char *buf, size_t len, const struct seccomp_data *sd, enum scmpc_arch a)
+{
+	char name[64] = "";
+	if (a != SCMPC_ARCH_NONE && scmpc_syscall_name(a, (uint32_t)sd->nr, name, sizeof(name)))
+		;
+	else
+		snprintf(name, sizeof(name), "?");
+	snprintf(buf, len,
+		 "arch 0x%08x nr %u (%s) args {0x%llx, 0x%llx, 0x%llx, 0x%llx, 0x%llx, 0x%llx}",
+		 sd->arch, (uint32_t)sd->nr, name, (unsigned long long)sd->args[0],
+		 (unsigned long long)sd->args[1], (unsigned long long)sd->args[2],
+		 (unsigned long long)sd->args[3], (unsigned long long)sd->args[4],
+		 (unsigned long long)sd->args[5]);
+}
+
+static int check_point(const scmpc_policy *p, const struct arch_view *views,
+		       const struct sock_filter *insns, size_t len, const struct seccomp_data *sd,
+		       scmpc_diag *d)
+{
+	uint32_t want = policy_decide(p, views, sd, NULL), got;
+	int err = scmpc_emulate(insns, len, sd, &got, NULL);
+	if (err == 0 && got == want)
+		return 0;
+	char where[256], ws[32], gs[32];
+	describe(where, sizeof(where), sd, arch_of_call(sd->arch, (uint32_t)sd->nr));
+	scmpc_action_str(want, ws, sizeof(ws));
+	if (err)
+		return diag_err(d, -EPROTO, NULL, "%s: the program fails to run (%d); the policy says %s",
+				where, err, ws);
+	scmpc_action_str(got, gs, sizeof(gs));
+	return diag_err(d, -EPROTO, NULL, "%s: the program returns %s, the policy says %s", where,
+			gs, ws);
+}
+
+static int verify_audit(const scmpc_policy *p, const struct arch_view *views,
+			const struct arch_view *v, const struct sock_filter *insns, size_t len,
+			scmpc_diag *d)
+{
+	uint32_t *nums = NULL;
+	long nn = probe_numbers(p, v, &nums);
+	int err = 0;
+	if (nn < 0)
+		return diag_err(d, (int)nn, NULL, "out of memory");
+	for (long i = 0; i < nn && !err; i++) {
+		struct seccomp_data sd = { .nr = (int)nums[i], .arch = v->info->audit };
+		enum scmpc_arch a = arch_of_call(sd.arch, nums[i]);
+		const struct arch_view *dv = NULL;
+		for (size_t k = 0; k < p->narches; k++)
+			if (views[k].arch == a)
+				dv = &views[k];
+		uint64_t (*vec)[6] = NULL;
+		long nv;
+		if (!dv) {
+			/* A foreign ABI's numbers: no argument may matter. */
+			err = check_point(p, views, insns, len, &sd, d);
+			memset(sd.args, 0xff, sizeof(sd.args));
+			if (!err)
+				err = check_point(p, views, insns, len, &sd, d);
+			continue;
+		}
+		nv = probe_args(p, dv, nums[i], &vec);
+		if (nv < 0) {
+			err = diag_err(d, (int)nv, NULL, "out of memory");
+			break;
+		}
+		for (long k = 0; k < nv && !err; k++) {
+			memcpy(sd.args, vec[k], sizeof(sd.args));
+			err = check_point(p, views, insns, len, &sd, d);
+		}
+		free(vec);
+	}
+	free(nums);
+	return err;
+}
+
+int verify_with_views(const scmpc_policy *p, const struct arch_view *views,
+		      const struct sock_filter *insns, size_t len, scmpc_diag *d)
+{
+	int err;
+	for (size_t i = 0; i < p->narches; i++)
+		if ((err = verify_audit(p, views, &views[i], insns, len, d)) < 0)
+			return err;
+
+	/* ABIs outside the policy must meet the bad-arch action. */
+	uint32_t foreign[SCMPC_ARCH_COUNT + 3] = { 0, 0xffffffffU, 0x40000028U ^ 0x80000000U };
+	size_t nf = 3;
+	for (int a = 1; a <= SCMPC_ARCH_COUNT; a++)
+		foreign[nf++] = scmpc_arch_audit((enum scmpc_arch)a);
+	static const uint32_t nrs[] = { 0, 1, 59, 0x40000000, 0xffffffff };
+	for (size_t f = 0; f < nf; f++)
+		for (size_t k = 0; k < ARRAY_SIZE(nrs); k++) {
+			struct seccomp_data sd = { .nr = (int)nrs[k], .arch = foreign[f] };
+			if ((err = check_point(p, views, insns, len, &sd, d)) < 0)
+				return err;
+		}
+	return 0;
+}
+
+SCMPC_API int scmpc_verify_policy(const scmpc_policy *p, const struct sock_filter *insns,
+				  size_t len, scmpc_diag *d)
+{
+	struct arch_view views[SCMPC_ARCH_COUNT];
+	int err = policy_views_init(p, views, d);
+	if (err < 0)
+		return err;
+	err = verify_with_views(p, views, insns, len, d);
+	policy_views_fini(p, views, p->narches);
+	return err;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/* The decision DAG the compiler builds before it lays out instructions.
+ * Nodes are hash-consed: building a node equal to an existing one returns
+ * the existing id, so every distinct tail is emitted once. */
+#ifndef SCMPC_DAG_H
+#define SCMPC_DAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum node_kind {
+	N_RET,	/* return k */
+	N_JMP,	/* if (A op k) goto a else goto b */
+	N_LD,	/* A = word at offset k; goto a */
+	N_AND,	/* A &= k; goto a */
+};
+
+#define NODE_NONE UINT32_MAX
+
+struct node {
+	uint8_t kind;
+	uint8_t op;	/* BPF_JEQ, BPF_JGT, BPF_JGE or BPF_JSET for N_JMP */
+	uint16_t cost;	/* most instructions executed from here to a return */
+	uint32_t k;
+	uint32_t a, b;
+};
+
+struct dag {
+	struct node *nodes;
+	size_t n, cap;
+	uint32_t *table;	/* open addressing: node id + 1, 0 = empty */
+	size_t tcap;
+	bool oom;		/* sticky: once set, every builder returns NODE_NONE */
+};
+
+void dag_init(struct dag *g);
+void dag_fini(struct dag *g);
+uint32_t dag_ret(struct dag *g, uint32_t k);
+uint32_t dag_jmp(struct dag *g, uint8_t op, uint32_t k, uint32_t t, uint32_t f);
+uint32_t dag_ld(struct dag *g, uint32_t off, uint32_t next);
+uint32_t dag_and(struct dag *g, uint32_t k, uint32_t next);
+
+static inline const struct node *dag_node(const struct dag *g, uint32_t id)
+{
+	return &g->nodes[id];
+}
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+#ifndef SCMPC_LAYOUT_H
+#define SCMPC_LAYOUT_H
+
+#include "dag.h"
+
+/* One piece of a 32-bit domain: [lo, next range's lo - 1] decides `node`. */
+struct range {
+	uint32_t lo;
+	uint32_t node;
+	uint32_t weight;	/* how much of the interesting part it covers */
+	bool hot;		/* inside the part whose worst path matters */
+};
+
+/* Build a search tree over RANGES (sorted by lo, the first at 0, adjacent
+ * ranges with equal nodes already merged) that tests the accumulator, which
+ * holds the value.  With HALF_LEAF_COST a leaf that tests more (an
+ * argument check below a syscall number) weighs half its cost in the
+ * balance.  Returns the root node or NODE_NONE on ENOMEM. */
+uint32_t layout_tree(struct dag *g, const struct range *ranges, size_t n, bool half_leaf_cost);
+
+/* Append [lo, ...) -> node to a growing array, merging with the last range
+ * when it decides the same.  Returns false on ENOMEM. */
+struct range_vec {
+	struct range *v;
+	size_t n, cap;
+};
+bool range_push(struct range_vec *rv, uint32_t lo, uint32_t node, uint32_t weight, bool hot);
+void range_vec_free(struct range_vec *rv);
+
+#endif

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * The unoptimised lowering: one equality test per syscall in a chain, the
+ * rules of a syscall tried in precedence order, each 64-bit condition as
+ * the textbook high-word/low-word sequence.  It shares nothing with
+ * lower.c and layout.c, so differential tests can hold the optimised
+ * output against it.
+ */
+#include <linux/filter.h>
+#include <stdlib.h>
+#include "lower.h"
+
+#define X32_BIT 0x40000000U
+
+static uint32_t off_lo(unsigned arg) { return 16u + 8u * arg; }
+static uint32_t off_hi(unsigned arg) { return 20u + 8u * arg; }
+
+/* Test of the low word alone: A = lo(arg) (or its masked value). */
+static uint32_t cmp32(struct dag *g, uint8_t op, uint32_t k, uint32_t t, uint32_t f)
+{
+	switch (op) {
+	case SCMPC_OP_EQ: return dag_jmp(g, BPF_JEQ, k, t, f);
+	case SCMPC_OP_NE: return dag_jmp(g, BPF_JEQ, k, f, t);
+	case SCMPC_OP_GT: return dag_jmp(g, BPF_JGT, k, t, f);
+	case SCMPC_OP_GE: return dag_jmp(g, BPF_JGE, k, t, f);
+	case SCMPC_OP_LT: return dag_jmp(g, BPF_JGE, k, f, t);
+	default: /* LE */ return dag_jmp(g, BPF_JGT, k, f, t);
+	}
+}
+
+static uint32_t cond_node(struct dag *g, const struct scmpc_cond *c, bool compat32, uint32_t t,
+			  uint32_t f)
+{
+	bool wide = !compat32 && !(c->flags & SCMPC_COND_32BIT);
+	uint32_t lo = (uint32_t)c->value, hi = (uint32_t)(c->value >> 32);
+
+	if (c->op == SCMPC_OP_MASKED_EQ) {
+		uint32_t mlo = (uint32_t)c->value, dlo = (uint32_t)c->value2;
+		uint32_t low = dag_ld(g, off_lo(c->arg),
+				      dag_and(g, mlo, dag_jmp(g, BPF_JEQ, dlo, t, f)));
+		if (!wide)
+			return (c->value2 >> 32) ? f : low;
+		return dag_ld(g, off_hi(c->arg),
+			      dag_and(g, (uint32_t)(c->value >> 32),
+				      dag_jmp(g, BPF_JEQ, (uint32_t)(c->value2 >> 32), low, f)));
+	}
+	if (!wide) {
+		if (c->value > UINT32_MAX) {
+			bool always = c->op == SCMPC_OP_NE || c->op == SCMPC_OP_LT ||
+				      c->op == SCMPC_OP_LE;
+			return always ? t : f;
+		}
+		return dag_ld(g, off_lo(c->arg), cmp32(g, c->op, lo, t, f));
+	}
+	uint32_t low = dag_ld(g, off_lo(c->arg), cmp32(g, c->op, lo, t, f));
+	uint32_t above, below;
+	switch (c->op) {
+	case SCMPC_OP_EQ: above = f; below = f; break;
+	case SCMPC_OP_NE: above = t; below = t; break;
+	case SCMPC_OP_GT: case SCMPC_OP_GE: above = t; below = f; break;
+	default: above = f; below = t; break;
+	}
+	return dag_ld(g, off_hi(c->arg),
+		      dag_jmp(g, BPF_JGT, hi, above, dag_jmp(g, BPF_JEQ, hi, low, below)));
+}
+
+struct ranked {
+	uint32_t action, rule;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	int r = scmpc_action_cmp(x->action, y->action);
+	return r ? r : (x->rule > y->rule) - (x->rule < y->rule);
+}
+
+/* Rules [lo, hi) of V for one number, most restrictive tested first. */
+static uint32_t rules_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+			   size_t lo, size_t hi)
+{
+	struct ranked *rk = malloc((hi - lo) * sizeof(*rk));
+	if (!rk) {
+		g->oom = true;
+		return NODE_NONE;
+	}
+	for (size_t i = lo; i < hi; i++)
+		rk[i - lo] = (struct ranked){ p->rules[v->rs[i].rule].action, v->rs[i].rule };
+	qsort(rk, hi - lo, sizeof(*rk), cmp_ranked);
+	uint32_t next = dag_ret(g, p->def_action);
+	for (size_t i = hi - lo; i-- > 0;) {
+		const struct rule *r = &p->rules[rk[i].rule];
+		uint32_t node = dag_ret(g, r->action);
+		for (size_t k = r->nconds; k-- > 0;)
+			node = cond_node(g, &r->conds[k], v->info->compat32, node, next);
+		next = node;
+	}
+	free(rk);
+	return next;
+}
+
+/* Numbers no rule names, with A = nr. */
+static uint32_t fallback_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v)
+{
+	uint32_t def = dag_ret(g, p->def_action);
+	if (!v->unknown_set || v->threshold == UINT32_MAX)
+		return def;
+	uint32_t unk = dag_ret(g, p->unknown_action);
+	if (v->arch == SCMPC_ARCH_ARM)
+		unk = dag_jmp(g, BPF_JGE, 0x0f0000, dag_jmp(g, BPF_JGE, 0x0f0800, unk, def), unk);
+	return dag_jmp(g, BPF_JGT, v->threshold, dag_jmp(g, BPF_JEQ, UINT32_MAX, def, unk), def);
+}
+
+static uint32_t chain_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+			   bool x32_part)
+{
+	uint32_t next = fallback_node(g, p, v);
+	size_t i = v->nrs;
+	while (i > 0) {
+		size_t j = i;
+		uint32_t nr = v->rs[i - 1].nr;
+		while (i > 0 && v->rs[i - 1].nr == nr)
+			i--;
+		if (nr == UINT32_MAX)
+			continue;
+		if (v->info->audit == arch_info(SCMPC_ARCH_X86_64)->audit &&
+		    ((nr & X32_BIT) != 0) != x32_part)
+			continue;	/* unreachable through this part */
+		next = dag_jmp(g, BPF_JEQ, nr, rules_node(g, p, v, i, j), next);
+	}
+	return next;
+}
+
+int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *views,
+		    scmpc_diag *d)
+{
+	uint32_t chain = dag_ret(g, p->badarch_action);
+	uint32_t def = dag_ret(g, p->def_action);
+	uint32_t x86 = arch_info(SCMPC_ARCH_X86_64)->audit;
+
+	for (size_t i = p->narches; i-- > 0;) {
+		const struct arch_view *v = &views[i];
+		uint32_t section;
+		if (v->info->audit == x86) {
+			const struct arch_view *v64 = NULL, *v32 = NULL;
+			size_t first = SIZE_MAX;
+			for (size_t k = 0; k < p->narches; k++) {
+				if (views[k].info->audit != x86)
+					continue;
+				if (first == SIZE_MAX)
+					first = k;
+				if (views[k].arch == SCMPC_ARCH_X86_64)
+					v64 = &views[k];
+				else
+					v32 = &views[k];
+			}
+			if (first != i)
+				continue;	/* one section for x86_64 and x32 */
+			uint32_t bad = dag_ret(g, p->badarch_action);
+			uint32_t part64 = v64 ? chain_node(g, p, v64, false) : bad;
+			uint32_t part32 = v32 ? chain_node(g, p, v32, true) : bad;
+			section = dag_jmp(g, BPF_JEQ, UINT32_MAX, def,
+					  dag_jmp(g, BPF_JSET, X32_BIT, part32, part64));
+		} else {
+			section = dag_jmp(g, BPF_JEQ, UINT32_MAX, def, chain_node(g, p, v, false));
+		}
+		chain = dag_jmp(g, BPF_JEQ, v->info->audit, dag_ld(g, 0, section), chain);
+	}
+	chain = dag_ld(g, 4, chain);
+	if (g->oom || chain == NODE_NONE)
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	return chain;
+}
