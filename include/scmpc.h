@@ -26,9 +26,9 @@
  *    different data (ERRNO(1) vs ERRNO(13)) the lower data wins.
  *  - A syscall that no rule names gets the default action.
  *  - A call whose AUDIT_ARCH is not in the policy gets the bad-arch action
- *    (default KILL_PROCESS).  On x86_64 a number with bit 0x40000000 set is
- *    an x32 call: it is decided by the x32 rules if the policy has x32, else
- *    by the bad-arch action; it never reaches the x86_64 table.
+ *    (default KILL_PROCESS).  On x86_64 a number from 0x40000000 up (x32
+ *    numbers carry that bit) is decided by the x32 rules if the policy has
+ *    x32, else by the bad-arch action; it never reaches the x86_64 table.
  *  - nr == -1 (0xffffffff, a tracer skipping the call) gets the default
  *    action on every architecture, as libseccomp does.
  *  - When an unknown-syscall action is set, a number above the threshold

@@ -176,7 +176,7 @@ uint32_t arch_table_max(enum scmpc_arch a)
 enum scmpc_arch arch_of_call(uint32_t audit, uint32_t nr)
 {
 	if (audit == AUDIT_ARCH_X86_64)
-		return (nr & X32_BIT) ? SCMPC_ARCH_X32 : SCMPC_ARCH_X86_64;
+		return nr >= X32_BIT ? SCMPC_ARCH_X32 : SCMPC_ARCH_X86_64;
 	for (size_t i = 0; i < ARRAY_SIZE(arches); i++)
 		if (arches[i].audit == audit)
 			return arches[i].arch;

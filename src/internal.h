@@ -43,7 +43,7 @@ const struct arch_info *arch_info(enum scmpc_arch a);
  * ignoring ARM's private calls. */
 uint32_t arch_table_max(enum scmpc_arch a);
 /* ABI whose numbers reach the filter with seccomp_data.arch == AUDIT and
- * number NR (x86_64 vs x32 by bit 30), or SCMPC_ARCH_NONE. */
+ * number NR (on x86_64, x32 from 0x40000000 up), or SCMPC_ARCH_NONE. */
 enum scmpc_arch arch_of_call(uint32_t audit, uint32_t nr);
 bool arch_is_arm_private(enum scmpc_arch a, uint32_t nr);
 /* Names of an ABI's table, loaded once for repeated look-ups. */

@@ -109,13 +109,16 @@ static void jwarn(struct jctx *c, const char *where, const char *fmt, ...)
 
 static const char *kpath(char *buf, const char *base, const char *key)
 {
-	snprintf(buf, PATH_LEN, "%s%s%s", base, base[0] ? "." : "", key);
+	/* Paths are for messages: a truncated one is still useful. */
+	if (snprintf(buf, PATH_LEN, "%s%s%s", base, base[0] ? "." : "", key) >= PATH_LEN)
+		buf[PATH_LEN - 1] = '\0';
 	return buf;
 }
 
 static const char *ipath(char *buf, const char *base, size_t i)
 {
-	snprintf(buf, PATH_LEN, "%s[%zu]", base, i);
+	if (snprintf(buf, PATH_LEN, "%s[%zu]", base, i) >= PATH_LEN)
+		buf[PATH_LEN - 1] = '\0';
 	return buf;
 }
 
@@ -288,14 +291,17 @@ static bool sc_literal(struct scan *sc, const char *word)
 
 static bool sc_value(struct scan *sc, int depth);
 
-static bool sc_member(struct scan *sc, const char *suffix_fmt, const char *key, size_t idx, int depth)
+/* Scans one member value with KEY (or index IDX when KEY is NULL) appended
+ * to the current path. */
+static bool sc_member(struct scan *sc, const char *key, size_t idx, int depth)
 {
 	size_t plen = strlen(sc->path);
 	bool ok = sc->path_ok;
 	if (ok) {
-		int w = key ? snprintf(sc->path + plen, PATH_LEN - plen, suffix_fmt, plen ? "." : "", key)
-			    : snprintf(sc->path + plen, PATH_LEN - plen, suffix_fmt, idx);
-		if (w < 0 || (size_t)w >= PATH_LEN - plen)
+		size_t room = PATH_LEN - plen;
+		int w = key ? snprintf(sc->path + plen, room, "%s%s", plen ? "." : "", key)
+			    : snprintf(sc->path + plen, room, "[%zu]", idx);
+		if (w < 0 || (size_t)w >= room)
 			sc->path_ok = false;
 	}
 	bool r = sc_value(sc, depth + 1);
@@ -334,7 +340,7 @@ static bool sc_value(struct scan *sc, int depth)
 			bool saved = sc->path_ok;
 			if (!key_ok)
 				sc->path_ok = false;
-			bool r = sc_member(sc, "%s%s", key, 0, depth);
+			bool r = sc_member(sc, key, 0, depth);
 			sc->path_ok = saved;
 			if (!r)
 				return false;
@@ -357,7 +363,7 @@ static bool sc_value(struct scan *sc, int depth)
 			return true;
 		}
 		for (size_t idx = 0;; idx++) {
-			if (!sc_member(sc, "[%zu]", NULL, idx, depth))
+			if (!sc_member(sc, NULL, idx, depth))
 				return false;
 			sc_ws(sc);
 			if (sc->i < sc->n && sc->s[sc->i] == ',') {
@@ -704,8 +710,13 @@ static int running_kernel(struct jctx *c, const char *where)
 	if (c->o.kernel_major) {
 		c->kmaj = c->o.kernel_major;
 		c->kmin = c->o.kernel_minor;
-	} else if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &c->kmaj, &c->kmin) != 2) {
-		return jerr(c, where, "cannot parse the running kernel's release \"%s\"", u.release);
+	} else {
+		if (uname(&u) < 0)
+			return diag_err(c->d, -errno, where, "uname failed");
+		/* moby reads only "<kernel>.<major>": 6.8.0-45-generic is 6.8 */
+		if (sscanf(u.release, "%u.%u", &c->kmaj, &c->kmin) != 2)
+			return jerr(c, where, "cannot parse the running kernel's release \"%s\"",
+				    u.release);
 	}
 	c->have_kernel = true;
 	return 0;
@@ -1319,29 +1330,14 @@ static json_object *parse_text(scmpc_diag *d, const char *json, size_t len, int 
 	root = json_tokener_parse_ex(tok, json, (int)len);
 	te = json_tokener_get_error(tok);
 	if (!root && te == json_tokener_continue) {
-		/* A terminating NUL tells json-c the input is complete. */
+		/* A terminating NUL tells json-c the input is complete; anything
+		 * still open is truncated input. */
 		root = json_tokener_parse_ex(tok, "", 1);
-		te = json_tokener_get_error(tok);
-		if (!root && te == json_tokener_continue)
-			te = json_tokener_error_parse_eof;
-		if (!root) {
+		if (!root)
 			*err = syntax_err(d, json, len, len, "unexpected end of input");
-			json_tokener_free(tok);
-			return NULL;
-		}
-	}
-	if (!root) {
+	} else if (!root) {
 		*err = syntax_err(d, json, len, json_tokener_get_parse_end(tok),
 				  json_tokener_error_desc(te));
-	} else if (json_tokener_get_parse_end(tok) < len && te == json_tokener_success) {
-		/* Only possible after the NUL-terminated retry path above; kept
-		 * as a guard so nothing past the value is silently ignored. */
-		size_t end = json_tokener_get_parse_end(tok);
-		if (end < len && strspn(json + end, " \t\r\n") < len - end) {
-			json_object_put(root);
-			root = NULL;
-			*err = syntax_err(d, json, len, end, "unexpected character after the top-level value");
-		}
 	}
 	json_tokener_free(tok);
 	return root;

@@ -596,20 +596,19 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 		if (seen)
 			continue;
 
-		struct segment segs[5];
+		struct segment segs[2];
 		size_t nseg = 0;
 		uint32_t hot_lo = 0;
 		if (ai->audit == arch_info(SCMPC_ARCH_X86_64)->audit) {
-			/* Bit 30 selects x32; without x32 rules those calls are
-			 * a foreign ABI.  -1 (a tracer's skip) gets the default. */
+			/* x32 numbers carry bit 30; every number from there up
+			 * belongs to x32 (or, without x32 rules, to a foreign
+			 * ABI), as in libseccomp.  -1 gets the default. */
 			const struct arch_view *v64 = find_view(views, p->narches, SCMPC_ARCH_X86_64);
 			const struct arch_view *v32 = find_view(views, p->narches, SCMPC_ARCH_X32);
 			if (!v64)
 				hot_lo = X32_BIT;	/* x32 alone: its numbers are the hot ones */
 			segs[nseg++] = (struct segment){ 0, X32_BIT - 1, v64 };
-			segs[nseg++] = (struct segment){ X32_BIT, 0x7fffffffU, v32 };
-			segs[nseg++] = (struct segment){ 0x80000000U, 0xbfffffffU, v64 };
-			segs[nseg++] = (struct segment){ 0xc0000000U, 0xfffffffeU, v32 };
+			segs[nseg++] = (struct segment){ X32_BIT, 0xfffffffeU, v32 };
 		} else {
 			segs[nseg++] = (struct segment){ 0, 0xfffffffeU, &views[i] };
 		}

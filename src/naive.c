@@ -124,7 +124,7 @@ static uint32_t chain_node(struct dag *g, const scmpc_policy *p, const struct ar
 		if (nr == UINT32_MAX)
 			continue;
 		if (v->info->audit == arch_info(SCMPC_ARCH_X86_64)->audit &&
-		    ((nr & X32_BIT) != 0) != x32_part)
+		    (nr >= X32_BIT) != x32_part)
 			continue;	/* unreachable through this part */
 		next = dag_jmp(g, BPF_JEQ, nr, rules_node(g, p, v, i, j), next);
 	}
@@ -160,7 +160,7 @@ int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *view
 			uint32_t part64 = v64 ? chain_node(g, p, v64, false) : bad;
 			uint32_t part32 = v32 ? chain_node(g, p, v32, true) : bad;
 			section = dag_jmp(g, BPF_JEQ, UINT32_MAX, def,
-					  dag_jmp(g, BPF_JSET, X32_BIT, part32, part64));
+					  dag_jmp(g, BPF_JGE, X32_BIT, part32, part64));
 		} else {
 			section = dag_jmp(g, BPF_JEQ, UINT32_MAX, def, chain_node(g, p, v, false));
 		}
