@@ -7,9 +7,8 @@
  * kernel's cheaper conversion).  Targets stay symbolic until the end, like
  * the jump lists of a one-pass code generator, and are patched once every
  * position is known.  Conditional offsets are 8-bit: a jump that reaches
- * too far goes through a trampoline placed right after it, a copy of the
- * target when that is a return (no extra step executed) and a `ja`
- * otherwise; trampolines already in reach are shared.
+ * too far goes through a trampoline, a copy of the target when that is a
+ * return (no extra step executed) and a `ja` otherwise (see fix_reach).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +32,6 @@ struct emitter {
 	size_t nitems, cap;
 	uint32_t *seq;		/* item ids in program order */
 	size_t nseq;
-	uint32_t *pos;		/* item id -> position */
 };
 
 /* Postorder with the true branch first; reversed, the false branch
@@ -95,77 +93,98 @@ static uint32_t add_item(struct emitter *e, struct item it)
 	return (uint32_t)e->nitems++;
 }
 
-static void compute_pos(struct emitter *e)
+/*
+ * Jump reach, in one backward pass.  Walking from the end, everything after
+ * the current instruction is final, so its distance from the end (`rpos`)
+ * never changes again.  A conditional that cannot reach a target gets a
+ * trampoline right after it; conditionals before it, handled later, reuse
+ * any trampoline with the same target within their reach.  Inserting right
+ * after a conditional never separates a load or ALU step from the
+ * instruction it falls into.
+ */
+static int fix_reach(struct emitter *e, struct sock_filter **out, size_t *len)
 {
-	for (size_t i = 0; i < e->nseq; i++)
-		e->pos[e->seq[i]] = (uint32_t)i;
-}
+	uint32_t *rev = malloc((e->nseq * 2 + 1) * sizeof(*rev));	/* final order, reversed */
+	uint32_t *rpos = malloc((e->nitems + e->nseq + 1) * sizeof(*rpos));
+	size_t nrev = 0;
+	int err = -ENOMEM;
+	if (!rev || !rpos)
+		goto out;
 
-/* Find or insert a trampoline to item TARGET reachable from position AT. */
-static uint32_t trampoline(struct emitter *e, size_t at, uint32_t target)
-{
-	const struct item *t = &e->items[target];
-	for (size_t p = at + 1; p < e->nseq && p <= at + 256; p++) {
-		const struct item *c = &e->items[e->seq[p]];
-		if (!c->trampoline)
-			continue;
-		if (c->ja && c->jt == target)
-			return e->seq[p];
-		if (!c->ja && t->ins.code == (BPF_RET | BPF_K) && c->ins.code == t->ins.code &&
-		    c->ins.k == t->ins.k)
-			return e->seq[p];
-	}
-	struct item it = { .trampoline = true, .jt = NONE, .jf = NONE };
-	if (t->ins.code == (BPF_RET | BPF_K)) {
-		it.ins = t->ins;
-	} else {
-		it.ins = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, 0);
-		it.ja = true;
-		it.jt = target;
-	}
-	uint32_t id = add_item(e, it);
-	if (id == NONE)
-		return NONE;
-	memmove(&e->seq[at + 2], &e->seq[at + 1], (e->nseq - at - 1) * sizeof(*e->seq));
-	e->seq[at + 1] = id;
-	e->nseq++;
-	return id;
-}
-
-static int fix_reach(struct emitter *e)
-{
-	for (;;) {
-		uint32_t *pos = realloc(e->pos, e->nitems * sizeof(*pos));
-		if (!pos)
-			return -ENOMEM;
-		e->pos = pos;
-		compute_pos(e);
-		bool changed = false;
-		for (size_t p = 0; p < e->nseq && !changed; p++) {
-			struct item *it = &e->items[e->seq[p]];
-			if (!it->cond)
+	for (size_t p = e->nseq; p-- > 0;) {
+		uint32_t id = e->seq[p];
+		struct item *it = &e->items[id];
+		for (int w = 0; it->cond && w < 2; w++) {
+			uint32_t tgt = w == 0 ? it->jt : it->jf;
+			/* rpos of this instruction if placed now is nrev. */
+			if (nrev - rpos[tgt] - 1 <= 255)
 				continue;
-			uint32_t tgt[2] = { it->jt, it->jf };
-			for (int w = 0; w < 2; w++) {
-				if (e->pos[tgt[w]] - p - 1 <= 255)
+			const struct item *t = &e->items[tgt];
+			bool is_ret = t->ins.code == (BPF_RET | BPF_K);
+			uint32_t tr = NONE;
+			for (size_t k = 0; k < 256 && k < nrev && tr == NONE; k++) {
+				const struct item *c = &e->items[rev[nrev - 1 - k]];
+				if (!c->trampoline)
 					continue;
-				uint32_t tr = trampoline(e, p, tgt[w]);
-				if (tr == NONE)
-					return -ENOMEM;
-				it = &e->items[e->seq[p]];	/* items may have moved */
-				if (w == 0)
-					it->jt = tr;
-				else
-					it->jf = tr;
-				changed = true;
-				break;
+				if ((c->ja && c->jt == tgt) ||
+				    (is_ret && !c->ja && c->ins.code == t->ins.code && c->ins.k == t->ins.k))
+					tr = rev[nrev - 1 - k];
 			}
+			if (tr == NONE) {
+				struct item ti = { .trampoline = true, .jt = NONE, .jf = NONE };
+				if (is_ret) {
+					ti.ins = t->ins;
+				} else {
+					ti.ins = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, 0);
+					ti.ja = true;
+					ti.jt = tgt;
+				}
+				if ((tr = add_item(e, ti)) == NONE)
+					goto out;
+				it = &e->items[id];	/* items may have moved */
+				rpos[tr] = (uint32_t)nrev;
+				rev[nrev++] = tr;
+				w = -1;		/* the other target moved one further: recheck both */
+			}
+			if (w == 0)
+				it->jt = tr;
+			else if (w == 1)
+				it->jf = tr;
+			else if (tgt == it->jt)
+				it->jt = tr;
+			else
+				it->jf = tr;
 		}
-		if (!changed)
-			return 0;
-		if (e->nseq > 0x10000)
-			return -E2BIG;
+		rpos[id] = (uint32_t)nrev;
+		rev[nrev++] = id;
 	}
+
+	if (nrev > BPF_MAXINSNS) {
+		*len = nrev;
+		err = -E2BIG;
+		goto out;
+	}
+	struct sock_filter *prog = malloc(nrev * sizeof(*prog));
+	if (!prog)
+		goto out;
+	for (size_t p = 0; p < nrev; p++) {
+		uint32_t id = rev[nrev - 1 - p];
+		const struct item *it = &e->items[id];
+		prog[p] = it->ins;
+		if (it->cond) {
+			prog[p].jt = (uint8_t)(rpos[id] - rpos[it->jt] - 1);
+			prog[p].jf = (uint8_t)(rpos[id] - rpos[it->jf] - 1);
+		} else if (it->ja) {
+			prog[p].k = rpos[id] - rpos[it->jt] - 1;
+		}
+	}
+	*out = prog;
+	*len = nrev;
+	err = 0;
+out:
+	free(rev);
+	free(rpos);
+	return err;
 }
 
 int emit_program(const struct dag *g, uint32_t root, struct sock_filter **out, size_t *len,
@@ -224,42 +243,21 @@ int emit_program(const struct dag *g, uint32_t root, struct sock_filter **out, s
 			e.items[i].jf = first[e.items[i].jf];
 	}
 
-	if ((err = fix_reach(&e)) < 0)
-		goto out;
-	if (e.nseq > BPF_MAXINSNS) {
+	err = fix_reach(&e, out, len);
+	if (err == -E2BIG)
 		err = diag_err(d, -E2BIG, NULL,
 			       "the program needs %zu instructions; the kernel accepts at most %d",
-			       e.nseq, BPF_MAXINSNS);
-		goto done;
-	}
-	struct sock_filter *prog = malloc(e.nseq * sizeof(*prog));
-	if (!prog)
-		goto out;
-	for (size_t p = 0; p < e.nseq; p++) {
-		const struct item *it = &e.items[e.seq[p]];
-		prog[p] = it->ins;
-		if (it->cond) {
-			prog[p].jt = (uint8_t)(e.pos[it->jt] - p - 1);
-			prog[p].jf = (uint8_t)(e.pos[it->jf] - p - 1);
-		} else if (it->ja) {
-			prog[p].k = (uint32_t)(e.pos[it->jt] - p - 1);
-		}
-	}
-	*out = prog;
-	*len = e.nseq;
-	err = 0;
+			       *len, BPF_MAXINSNS);
+	else if (err == -ENOMEM)
+		err = diag_err(d, -ENOMEM, NULL, "out of memory");
 	goto done;
 out:
-	if (err == -E2BIG)
-		err = diag_err(d, -E2BIG, NULL, "the program exceeds 65536 instructions");
-	else
-		err = diag_err(d, -ENOMEM, NULL, "out of memory");
+	err = diag_err(d, -ENOMEM, NULL, "out of memory");
 done:
 	free(e.order);
 	free(e.seen);
 	free(first);
 	free(e.items);
 	free(e.seq);
-	free(e.pos);
 	return err;
 }

@@ -194,8 +194,8 @@ static enum scmpc_arch names_abi(const struct flow *s, enum scmpc_arch fallback)
 	}
 }
 
-/* Name syscall NR of ABI; x86_64 and x32 share a section, told apart by
- * bit 30 of the number. */
+/* Name syscall NR of ABI; x86_64 and x32 share a section, and numbers from
+ * 0x40000000 up belong to x32 (arch_of_call()). */
 static bool nr_name(enum scmpc_arch abi, uint32_t nr, char *buf, size_t n)
 {
 	bool x86 = abi == SCMPC_ARCH_X86_64 || abi == SCMPC_ARCH_X32;
@@ -211,7 +211,7 @@ static bool nr_name(enum scmpc_arch abi, uint32_t nr, char *buf, size_t n)
 		return true;
 	}
 	if (x86) {
-		enum scmpc_arch want = (nr & X32_SYSCALL_BIT) ? SCMPC_ARCH_X32 : SCMPC_ARCH_X86_64;
+		enum scmpc_arch want = nr >= X32_SYSCALL_BIT ? SCMPC_ARCH_X32 : SCMPC_ARCH_X86_64;
 		if (want != abi)
 			prefix = want == SCMPC_ARCH_X32 ? "x32 " : "x86_64 ";
 		abi = want;

@@ -9,8 +9,8 @@
  * path, weighting each range by how many interesting numbers it covers.
  * An exact interval search finds it for trees of up to DP_MAX leaves; a
  * greedy that merges the cheapest adjacent pair, lighter pairs first, takes
- * larger ones.  A single-number range between two ranges that decide alike
- * costs one `jeq` instead of two splits, and both searches consider it.
+ * larger ones.  Single values inside a range that decides otherwise cost
+ * one `jeq` each instead of two splits, and both searches consider it.
  *
  * In a syscall-number tree an argument-checked leaf weighs half its cost:
  * at full weight the few such leaves would claim the top of the tree and
@@ -124,20 +124,50 @@ static bool greedy(struct dag *g, struct item *it, size_t *m, size_t lo, size_t 
 }
 
 /*
- * Exact for its objective: over all trees of splits (and X p X triples) the
- * least worst key, then the least weighted depth.  O(n^3), so it runs on
- * trees of moderate size; the greedy takes larger ones.
+ * Exact for its objective: over all trees of splits and jeq chains, the
+ * least worst key, then (number trees) the least weighted depth and the
+ * fewest instructions, or (argument trees) the fewest instructions and the
+ * least weighted depth.  A jeq chain covers a run of ranges that all decide
+ * alike (the background) but for single values, testing each of those in
+ * turn: it is how a handful of values is cheapest to pick out, and a split
+ * above it keeps the path short when there are many.  O(n^3), so it runs
+ * on trees of moderate size; the greedy takes larger ones.
  */
 #define DP_MAX 160
 
 struct dp {
 	size_t n;
+	bool mean_first;
 	int *f;			/* worst key of the best tree over [i, j] */
 	uint64_t *s;		/* its weighted depth */
-	int32_t *split;		/* -1: triple */
+	uint32_t *z;		/* its instructions */
+	int32_t *split;		/* >= 0: split after it; -1: a jeq chain */
 };
 
 #define AT(t, i, j) ((t)[(i) * dp->n + (j)])
+
+/* The background of a chain over [i, j]: the first range wider than one
+ * value, else the last; chain-able when every other range is one value. */
+static bool chain_of(const struct item *it, size_t i, size_t j, uint32_t *bg, uint32_t *tests)
+{
+	*bg = it[j].node;
+	for (size_t k = i; k <= j; k++)
+		if (!it[k].point) {
+			*bg = it[k].node;
+			break;
+		}
+	*tests = 0;
+	for (size_t k = i; k <= j; k++) {
+		if (!it[k].leaf)
+			return false;
+		if (it[k].node == *bg)
+			continue;
+		if (!it[k].point)
+			return false;
+		(*tests)++;
+	}
+	return *tests > 0;
+}
 
 static uint32_t dp_build(struct dag *g, const struct dp *dp, const struct item *it, size_t i,
 			 size_t j)
@@ -145,8 +175,15 @@ static uint32_t dp_build(struct dag *g, const struct dp *dp, const struct item *
 	if (i == j)
 		return it[i].node;
 	int32_t k = AT(dp->split, i, j);
-	if (k < 0)
-		return merge_node(g, &it[i], &it[i + 1], &it[i + 2]);
+	if (k < 0) {
+		uint32_t bg, tests;
+		chain_of(it, i, j, &bg, &tests);
+		uint32_t node = bg;
+		for (size_t m = j + 1; m-- > i;)
+			if (it[m].node != bg)
+				node = dag_jmp(g, BPF_JEQ, it[m].lo, it[m].node, node);
+		return node;
+	}
 	uint32_t left = dp_build(g, dp, it, i, (size_t)k);
 	uint32_t right = dp_build(g, dp, it, (size_t)k + 1, j);
 	if (left == NODE_NONE || right == NODE_NONE)
@@ -154,21 +191,33 @@ static uint32_t dp_build(struct dag *g, const struct dp *dp, const struct item *
 	return dag_jmp(g, BPF_JGE, it[k + 1].lo, right, left);
 }
 
-static uint32_t optimal(struct dag *g, const struct item *it, size_t n)
+static bool better(const struct dp *dp, int f, uint64_t s, uint32_t z, int bf, uint64_t bs,
+		   uint32_t bz)
 {
-	struct dp dpv = { .n = n }, *dp = &dpv;
+	if (f != bf)
+		return f < bf;
+	if (dp->mean_first)
+		return s != bs ? s < bs : z < bz;
+	return z != bz ? z < bz : s < bs;
+}
+
+static uint32_t optimal(struct dag *g, const struct item *it, size_t n, bool mean_first)
+{
+	struct dp dpv = { .n = n, .mean_first = mean_first }, *dp = &dpv;
 	uint64_t *wsum = malloc((n + 1) * sizeof(*wsum));
 	dp->f = malloc(n * n * sizeof(*dp->f));
 	dp->s = malloc(n * n * sizeof(*dp->s));
+	dp->z = malloc(n * n * sizeof(*dp->z));
 	dp->split = malloc(n * n * sizeof(*dp->split));
 	uint32_t root = NODE_NONE;
-	if (!wsum || !dp->f || !dp->s || !dp->split)
+	if (!wsum || !dp->f || !dp->s || !dp->z || !dp->split)
 		goto out;
 	wsum[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		wsum[i + 1] = wsum[i] + it[i].weight;
 		AT(dp->f, i, i) = it[i].key;
 		AT(dp->s, i, i) = 0;
+		AT(dp->z, i, i) = 0;
 	}
 	for (size_t len = 2; len <= n; len++) {
 		for (size_t i = 0; i + len <= n; i++) {
@@ -176,26 +225,41 @@ static uint32_t optimal(struct dag *g, const struct item *it, size_t n)
 			uint64_t w = wsum[j + 1] - wsum[i];
 			int bf = INT32_MAX;
 			uint64_t bs = UINT64_MAX;
+			uint32_t bz = UINT32_MAX;
 			int32_t bk = 0;
 			for (size_t k = i; k < j; k++) {
 				int f = imax(AT(dp->f, i, k), AT(dp->f, k + 1, j)) + 1;
 				uint64_t sv = AT(dp->s, i, k) + AT(dp->s, k + 1, j) + w;
-				if (f < bf || (f == bf && sv < bs)) {
+				uint32_t z = AT(dp->z, i, k) + AT(dp->z, k + 1, j) + 1;
+				if (better(dp, f, sv, z, bf, bs, bz)) {
 					bf = f;
 					bs = sv;
+					bz = z;
 					bk = (int32_t)k;
 				}
 			}
-			if (len == 3 && is_triple(it, i)) {
-				int f = imax(imax(it[i].key, it[i + 1].key), it[i + 2].key) + 1;
-				if (f < bf || (f == bf && w <= bs)) {
+			uint32_t bg, tests;
+			if (chain_of(it, i, j, &bg, &tests)) {
+				/* The m-th tested value is m deep, the background
+				 * `tests` deep. */
+				int f = INT32_MIN;
+				uint64_t sv = 0;
+				uint32_t m = 0;
+				for (size_t k = i; k <= j; k++) {
+					uint32_t depth = it[k].node == bg ? tests : ++m;
+					f = imax(f, it[k].key + (int)depth);
+					sv += it[k].weight * depth;
+				}
+				if (better(dp, f, sv, tests, bf, bs, bz)) {
 					bf = f;
-					bs = w;
+					bs = sv;
+					bz = tests;
 					bk = -1;
 				}
 			}
 			AT(dp->f, i, j) = bf;
 			AT(dp->s, i, j) = bs;
+			AT(dp->z, i, j) = bz;
 			AT(dp->split, i, j) = bk;
 		}
 	}
@@ -206,11 +270,12 @@ out:
 	free(wsum);
 	free(dp->f);
 	free(dp->s);
+	free(dp->z);
 	free(dp->split);
 	return root;
 }
 
-uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, bool half_leaf_cost)
+uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, bool number_tree)
 {
 	if (n == 0)
 		return NODE_NONE;
@@ -225,7 +290,7 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, bool half_l
 	for (size_t i = 0; i < n; i++) {
 		uint32_t hi = i + 1 < n ? r[i + 1].lo - 1 : UINT32_MAX;
 		int cost = g->nodes[r[i].node].cost;
-		if (half_leaf_cost)
+		if (number_tree)
 			cost = (cost + 1) / 2;
 		it[i] = (struct item){
 			.node = r[i].node,
@@ -251,7 +316,7 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, bool half_l
 	}
 	uint32_t root;
 	if (m <= DP_MAX) {
-		root = optimal(g, it, m);
+		root = optimal(g, it, m, number_tree);
 	} else {
 		if (!greedy(g, it, &m, 0, m))
 			goto oom;

@@ -14,10 +14,11 @@ struct range {
 
 /* Build a search tree over RANGES (sorted by lo, the first at 0, adjacent
  * ranges with equal nodes already merged) that tests the accumulator, which
- * holds the value.  With HALF_LEAF_COST a leaf that tests more (an
- * argument check below a syscall number) weighs half its cost in the
- * balance.  Returns the root node or NODE_NONE on ENOMEM. */
-uint32_t layout_tree(struct dag *g, const struct range *ranges, size_t n, bool half_leaf_cost);
+ * holds the value.  In a NUMBER_TREE (syscall numbers) a leaf that tests
+ * more (an argument check) weighs half its cost in the balance, and the
+ * mean path comes before size; in argument trees size comes first.
+ * Returns the root node or NODE_NONE on ENOMEM. */
+uint32_t layout_tree(struct dag *g, const struct range *ranges, size_t n, bool number_tree);
 
 /* Append [lo, ...) -> node to a growing array, merging with the last range
  * when it decides the same.  Returns false on ENOMEM. */

@@ -8,6 +8,7 @@
  * means that a program with several faults reports the one the kernel
  * trips over first.
  */
+#include <stdio.h>
 #include <string.h>
 #include "internal.h"
 
@@ -95,6 +96,16 @@ static bool is_cond_jump(uint16_t code)
 	return BPF_CLASS(code) == BPF_JMP && BPF_OP(code) != BPF_JA;
 }
 
+/* SKF_AD_OFF, as the unsigned value a u32 k is compared against. */
+#define ANC_BASE 0xfffff000U
+
+/* The ancillary fields bpf_anc_helper() knows: SKF_AD_PROTOCOL ..
+ * SKF_AD_VLAN_TPID, every 4 bytes below SKF_AD_MAX. */
+static bool known_ancillary(uint32_t k)
+{
+	return k >= ANC_BASE && k - ANC_BASE < SKF_AD_MAX && k % 4 == 0;
+}
+
 /* The per-instruction half of bpf_check_classic(). */
 static int check_classic_insn(const struct sock_filter *f, size_t pc, size_t len, scmpc_diag *d)
 {
@@ -146,10 +157,16 @@ static int check_classic_insn(const struct sock_filter *f, size_t pc, size_t len
 						     "insn %zu: jump target %zu (if false) is past the end (len %zu)",
 						     pc, pc + 1 + f->jf, len);
 		}
-		/* The kernel also refuses unknown ancillary loads (ld abs with
-		 * k >= SKF_AD_OFF) here.  seccomp_check_filter() refuses every
-		 * ld [k] with k >= 64 later anyway, so only which of two faults
-		 * gets reported first could differ; acceptance cannot. */
+		/* Absolute loads from the ancillary area must name a known
+		 * field here; seccomp_check_filter() refuses all of them later
+		 * anyway, so this only decides which fault is reported first. */
+		if ((code == (BPF_LD | BPF_W | BPF_ABS) || code == (BPF_LD | BPF_H | BPF_ABS) ||
+		     code == (BPF_LD | BPF_B | BPF_ABS)) &&
+		    f->k >= ANC_BASE && !known_ancillary(f->k))
+			return diag_err_insn(d, -EINVAL, (long)pc,
+					     "insn %zu: %s: offset 0x%x is outside struct seccomp_data "
+					     "and names no known ancillary field",
+					     pc, name, f->k);
 		break;
 	}
 	return 0;
@@ -215,10 +232,13 @@ static int check_seccomp_insn(const struct sock_filter *f, size_t pc, scmpc_diag
 				     "insn %zu: opcode 0x%02x (%s) is not allowed in seccomp filters",
 				     pc, f->code, bpf_code_name(f->code));
 	if (f->code == (BPF_LD | BPF_W | BPF_ABS)) {
+		char k[16];
+		/* hex for the ancillary range, where offsets are 0xfffff0xx */
+		snprintf(k, sizeof(k), f->k < 0x1000 ? "%u" : "0x%x", f->k);
 		if (f->k >= sizeof(struct seccomp_data))
 			return diag_err_insn(d, -EINVAL, (long)pc,
-					     "insn %zu: ld [%u] is outside struct seccomp_data (%zu bytes)",
-					     pc, f->k, sizeof(struct seccomp_data));
+					     "insn %zu: ld [%s] is outside struct seccomp_data (%zu bytes)",
+					     pc, k, sizeof(struct seccomp_data));
 		if (f->k % 4 != 0)
 			return diag_err_insn(d, -EINVAL, (long)pc,
 					     "insn %zu: ld [%u] is not 4-byte aligned", pc, f->k);

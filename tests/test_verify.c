@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * scmpc_verify_insns(): each of the kernel's acceptance rules
+ * (seccomp-reference.md §3.1-§3.4), with the expectation for every case
+ * derived by hand from those rules.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "internal.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define ALLOW SCMPC_ACT_ALLOW
+#define RET_ALLOW BPF_STMT(BPF_RET | BPF_K, ALLOW)
+#define RET_KILL BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_KILL_PROCESS)
+
+static void accepts(const struct sock_filter *p, size_t n)
+{
+	scmpc_diag *d = scmpc_diag_new();
+	int r = scmpc_verify_insns(p, n, d);
+	if (r != 0)
+		fail_msg("rejected: %s", scmpc_diag_message(d));
+	assert_int_equal(scmpc_diag_errno(d), 0);
+	scmpc_diag_free(d);
+}
+
+/* Expect -EINVAL blamed on instruction INSN (-1: none) with a message
+ * containing WHAT. */
+static void rejects(const struct sock_filter *p, size_t n, long insn, const char *what)
+{
+	scmpc_diag *d = scmpc_diag_new();
+	assert_int_equal(scmpc_verify_insns(p, n, d), -EINVAL);
+	assert_int_equal(scmpc_diag_errno(d), -EINVAL);
+	assert_int_equal(scmpc_diag_insn(d), insn);
+	if (!strstr(scmpc_diag_message(d), what))
+		fail_msg("message \"%s\" lacks \"%s\"", scmpc_diag_message(d), what);
+	if (insn >= 0) {
+		char where[32];
+		snprintf(where, sizeof(where), "insn %ld", insn);
+		assert_string_equal(scmpc_diag_where(d), where);
+	}
+	scmpc_diag_free(d);
+	/* and without a diag object */
+	assert_int_equal(scmpc_verify_insns(p, n, NULL), -EINVAL);
+}
+
+/* ------------------------------------------------------------ length */
+
+static struct sock_filter big[4097];
+
+static void test_length_limits(void **state)
+{
+	(void)state;
+	struct sock_filter one[] = { RET_ALLOW };
+
+	accepts(one, 1);
+	rejects(one, 0, -1, "empty");
+	for (size_t i = 0; i < N(big); i++)
+		big[i] = (struct sock_filter)RET_ALLOW;
+	accepts(big, 4096);
+	rejects(big, 4097, -1, "program has 4097 instructions; the kernel accepts at most 4096");
+	rejects(big, 5000, -1, "program has 5000 instructions");
+	assert_int_equal(scmpc_verify_insns(NULL, 3, NULL), -EINVAL);
+}
+
+/* ---------------------------------------------------------- opcodes */
+
+/* The 41 opcodes of seccomp_check_filter(), from the sorted list in §3.3. */
+static const uint16_t legal[41] = {
+	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0c, 0x14, 0x15, 0x16, 0x1c, 0x1d,
+	0x20, 0x24, 0x25, 0x2c, 0x2d, 0x34, 0x35, 0x3c, 0x3d, 0x44, 0x45, 0x4c, 0x4d, 0x54,
+	0x5c, 0x60, 0x61, 0x64, 0x6c, 0x74, 0x7c, 0x80, 0x81, 0x84, 0x87, 0xa4, 0xac,
+};
+
+/* Opcodes classic BPF has but seccomp refuses: half/byte and indirect
+ * loads, mod, ldx msh. */
+static const uint16_t classic_only[8] = { 0x28, 0x30, 0x40, 0x48, 0x50, 0x94, 0x9c, 0xb1 };
+
+static bool in(const uint16_t *set, size_t n, unsigned code)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == code)
+			return true;
+	return false;
+}
+
+/*
+ * Every 16-bit opcode in a context where its operand is fine: M[4] is
+ * stored first, k = 4 is a valid offset, divisor, shift, slot and (with five
+ * returns after it) jump distance.
+ */
+static void test_every_opcode(void **state)
+{
+	(void)state;
+	unsigned accepted = 0;
+	scmpc_diag *d = scmpc_diag_new();
+
+	for (unsigned code = 0; code <= 0xffff; code++) {
+		struct sock_filter p[] = {
+			BPF_STMT(BPF_ST, 4),
+			{ (uint16_t)code, 0, 0, 4 },
+			RET_ALLOW, RET_ALLOW, RET_ALLOW, RET_ALLOW, RET_ALLOW,
+		};
+		scmpc_diag_clear(d);
+		int r = scmpc_verify_insns(p, N(p), d);
+		bool ok = in(legal, N(legal), code);
+		if (ok) {
+			if (r != 0)
+				fail_msg("opcode 0x%02x rejected: %s", code, scmpc_diag_message(d));
+			accepted++;
+			continue;
+		}
+		assert_int_equal(r, -EINVAL);
+		assert_int_equal(scmpc_diag_insn(d), 1);
+		const char *want = in(classic_only, N(classic_only), code)
+					   ? "is not allowed in seccomp filters"
+					   : "is not a classic BPF instruction";
+		if (!strstr(scmpc_diag_message(d), want))
+			fail_msg("opcode 0x%02x: \"%s\"", code, scmpc_diag_message(d));
+	}
+	assert_int_equal(accepted, 41);
+	scmpc_diag_free(d);
+}
+
+static void test_illegal_opcode_messages(void **state)
+{
+	(void)state;
+	struct sock_filter ldh[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 4),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
+		RET_ALLOW,
+	};
+	struct sock_filter mod[] = { BPF_STMT(BPF_ALU | BPF_MOD | BPF_K, 3), RET_ALLOW };
+	struct sock_filter modx[] = { BPF_STMT(BPF_ALU | BPF_MOD | BPF_X, 0), RET_ALLOW };
+	struct sock_filter ldb[] = { BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0), RET_ALLOW };
+	struct sock_filter ind[] = { BPF_STMT(BPF_LD | BPF_W | BPF_IND, 0), RET_ALLOW };
+	struct sock_filter msh[] = { BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0), RET_ALLOW };
+	struct sock_filter retx[] = { BPF_STMT(BPF_LD | BPF_IMM, 0), { 0x0e, 0, 0, 0 }, RET_ALLOW };
+	struct sock_filter jlt[] = { { 0xa5, 0, 0, 1 }, RET_ALLOW };
+
+	rejects(ldh, N(ldh), 3, "insn 3: opcode 0x28 (ld h abs) is not allowed in seccomp filters");
+	rejects(mod, N(mod), 0, "opcode 0x94 (mod #k)");
+	rejects(modx, N(modx), 0, "opcode 0x9c (mod x)");
+	rejects(ldb, N(ldb), 0, "opcode 0x30");
+	rejects(ind, N(ind), 0, "opcode 0x40");
+	rejects(msh, N(msh), 0, "opcode 0xb1");
+	rejects(retx, N(retx), 1, "insn 1: opcode 0x0e is not a classic BPF instruction");
+	rejects(jlt, N(jlt), 0, "opcode 0xa5 is not a classic");
+}
+
+/* --------------------------------------------------------- operands */
+
+static void test_alu_operands(void **state)
+{
+	(void)state;
+	struct sock_filter div0[] = { BPF_STMT(BPF_LD | BPF_IMM, 1),
+				      BPF_STMT(BPF_ALU | BPF_DIV | BPF_K, 0), RET_ALLOW };
+	struct sock_filter div1[] = { BPF_STMT(BPF_ALU | BPF_DIV | BPF_K, 1), RET_ALLOW };
+	/* mod #0 fails the classic check before the seccomp one */
+	struct sock_filter mod0[] = { BPF_STMT(BPF_ALU | BPF_MOD | BPF_K, 0), RET_ALLOW };
+	/* div x cannot be checked statically and is allowed */
+	struct sock_filter divx[] = { BPF_STMT(BPF_ALU | BPF_DIV | BPF_X, 0), RET_ALLOW };
+	struct sock_filter lsh31[] = { BPF_STMT(BPF_ALU | BPF_LSH | BPF_K, 31), RET_ALLOW };
+	struct sock_filter lsh32[] = { BPF_STMT(BPF_ALU | BPF_LSH | BPF_K, 32), RET_ALLOW };
+	struct sock_filter rsh31[] = { BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 31), RET_ALLOW };
+	struct sock_filter rsh99[] = { BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 99), RET_ALLOW };
+	struct sock_filter lshx[] = { BPF_STMT(BPF_ALU | BPF_LSH | BPF_X, 99), RET_ALLOW };
+
+	rejects(div0, N(div0), 1, "insn 1: div #k divides by the constant 0");
+	accepts(div1, N(div1));
+	rejects(mod0, N(mod0), 0, "divides by the constant 0");
+	accepts(divx, N(divx));
+	accepts(lsh31, N(lsh31));
+	rejects(lsh32, N(lsh32), 0, "shifts by 32");
+	accepts(rsh31, N(rsh31));
+	rejects(rsh99, N(rsh99), 0, "shifts by 99");
+	accepts(lshx, N(lshx));
+}
+
+static void test_scratch_slots(void **state)
+{
+	(void)state;
+	struct sock_filter st15[] = {
+		BPF_STMT(BPF_ST, 15), BPF_STMT(BPF_STX, 15),
+		BPF_STMT(BPF_LD | BPF_MEM, 15), BPF_STMT(BPF_LDX | BPF_MEM, 15), RET_ALLOW,
+	};
+	struct sock_filter st16[] = { BPF_STMT(BPF_ST, 16), RET_ALLOW };
+	struct sock_filter stx16[] = { BPF_STMT(BPF_STX, 16), RET_ALLOW };
+	struct sock_filter ld16[] = { BPF_STMT(BPF_ST, 0), BPF_STMT(BPF_LD | BPF_MEM, 16), RET_ALLOW };
+	struct sock_filter ldx16[] = { BPF_STMT(BPF_LDX | BPF_MEM, 0xffffffff), RET_ALLOW };
+
+	accepts(st15, N(st15));
+	rejects(st16, N(st16), 0, "M[16]");
+	rejects(stx16, N(stx16), 0, "M[16]");
+	rejects(ld16, N(ld16), 1, "M[16]");
+	rejects(ldx16, N(ldx16), 0, "M[4294967295]");
+}
+
+static void test_ld_abs_offsets(void **state)
+{
+	(void)state;
+	for (uint32_t k = 0; k < 64; k += 4) {
+		struct sock_filter p[] = { BPF_STMT(BPF_LD | BPF_W | BPF_ABS, k), RET_ALLOW };
+		accepts(p, N(p));
+	}
+	struct sock_filter k64[] = { BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 64), RET_ALLOW };
+	struct sock_filter k2[] = { RET_ALLOW, BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 2), RET_ALLOW };
+	struct sock_filter k61[] = { BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 61), RET_ALLOW };
+	struct sock_filter anc[] = { BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0xfffff000), RET_ALLOW };
+	struct sock_filter k1000[] = { BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 1000), RET_ALLOW };
+
+	rejects(k64, N(k64), 0, "ld [64] is outside struct seccomp_data");
+	rejects(k2, N(k2), 1, "insn 1: ld [2] is not 4-byte aligned");
+	rejects(k61, N(k61), 0, "ld [61]");
+	rejects(anc, N(anc), 0, "ld [0xfffff000] is outside struct seccomp_data");
+	rejects(k1000, N(k1000), 0, "ld [1000] is outside");
+}
+
+static void test_ancillary_loads(void **state)
+{
+	(void)state;
+	/* SKF_AD_OFF + 0 (protocol) is a known ancillary field: the classic
+	 * pass lets it through and the bad jump after it is found first. */
+	struct sock_filter known[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0xfffff000),
+		BPF_STMT(BPF_JMP | BPF_JA, 5),
+		RET_ALLOW,
+	};
+	/* SKF_AD_OFF + 0x100 is no field: the classic pass stops at insn 0 */
+	struct sock_filter unknown[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0xfffff100),
+		BPF_STMT(BPF_JMP | BPF_JA, 5),
+		RET_ALLOW,
+	};
+	/* SKF_AD_OFF + 62 is not 4-aligned, so not a field either */
+	struct sock_filter unaligned[] = {
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0xfffff03e),
+		BPF_STMT(BPF_JMP | BPF_JA, 5),
+		RET_ALLOW,
+	};
+	/* a known field through ld h abs gets past the classic pass and is
+	 * refused for its opcode */
+	struct sock_filter half[] = {
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0xfffff03c),
+		RET_ALLOW,
+	};
+
+	rejects(known, N(known), 1, "jump target 7");
+	rejects(unknown, N(unknown), 0, "offset 0xfffff100 is outside struct seccomp_data");
+	rejects(unaligned, N(unaligned), 0, "offset 0xfffff03e");
+	rejects(half, N(half), 0, "opcode 0x28 (ld h abs) is not allowed");
+}
+
+/* ------------------------------------------------------------ jumps */
+
+static void test_ja_range(void **state)
+{
+	(void)state;
+	struct sock_filter ok[] = { BPF_STMT(BPF_JMP | BPF_JA, 0), RET_ALLOW };
+	struct sock_filter ok_far[] = { BPF_STMT(BPF_JMP | BPF_JA, 1), RET_ALLOW, RET_ALLOW };
+	/* k must be < len - pc - 1 = 1 */
+	struct sock_filter past[] = { BPF_STMT(BPF_JMP | BPF_JA, 1), RET_ALLOW };
+	struct sock_filter huge[] = { BPF_STMT(BPF_JMP | BPF_JA, 0xffffffff), RET_ALLOW };
+	/* the brief's example: ja at insn 7 aiming at 7 + 1 + 292 = 300 */
+	struct sock_filter far[12];
+
+	accepts(ok, N(ok));
+	accepts(ok_far, N(ok_far));
+	rejects(past, N(past), 0, "insn 0: jump target 2 is past the end (len 2)");
+	rejects(huge, N(huge), 0, "jump target 4294967296 is past the end");
+	for (size_t i = 0; i < N(far); i++)
+		far[i] = (struct sock_filter)RET_ALLOW;
+	far[7] = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, 292);
+	rejects(far, N(far), 7, "insn 7: jump target 300 is past the end (len 12)");
+}
+
+static void test_conditional_range(void **state)
+{
+	(void)state;
+	/* targets pc+1+jt and pc+1+jf must both be < len (3 here) */
+	struct sock_filter jt_end[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 1, 0),
+		RET_ALLOW,
+	};
+	struct sock_filter jf_end[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 1, 0, 1),
+		RET_ALLOW,
+	};
+	struct sock_filter x_form[] = {
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_X, 0, 0, 200),
+		RET_ALLOW,
+	};
+	struct sock_filter last_ok[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 1, 1, 0),
+		RET_ALLOW,
+		RET_KILL,
+	};
+
+	rejects(jt_end, N(jt_end), 1, "insn 1: jump target 3 (if true) is past the end (len 3)");
+	rejects(jf_end, N(jf_end), 1, "insn 1: jump target 3 (if false) is past the end (len 3)");
+	rejects(x_form, N(x_form), 0, "jump target 201 (if false)");
+	accepts(last_ok, N(last_ok));
+}
+
+static struct sock_filter long_prog[300];
+
+static void test_jump_255(void **state)
+{
+	(void)state;
+	/* jt/jf are 8-bit: 255 is the farthest reach, and fine when in range */
+	for (size_t i = 0; i < N(long_prog); i++)
+		long_prog[i] = (struct sock_filter)RET_ALLOW;
+	long_prog[0] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0);
+	long_prog[1] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 255, 255);
+	accepts(long_prog, 258);	/* 1 + 1 + 255 = 257 = len - 1 */
+	rejects(long_prog, 257, 1, "jump target 257 (if true) is past the end (len 257)");
+}
+
+static void test_last_must_return(void **state)
+{
+	(void)state;
+	struct sock_filter ld_only[] = { BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0) };
+	struct sock_filter ret_then_ld[] = { RET_ALLOW, BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0) };
+	struct sock_filter ends_ja[] = { RET_ALLOW, BPF_STMT(BPF_MISC | BPF_TAX, 0) };
+	struct sock_filter ret_a[] = { BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0), BPF_STMT(BPF_RET | BPF_A, 0) };
+
+	rejects(ld_only, N(ld_only), 0, "last instruction is not a return");
+	rejects(ret_then_ld, N(ret_then_ld), 1, "insn 1: last instruction is not a return");
+	rejects(ends_ja, N(ends_ja), 1, "(it is tax)");
+	accepts(ret_a, N(ret_a));
+}
+
+/* -------------------------------------------------- scratch memory */
+
+static void test_memory_read_before_write(void **state)
+{
+	(void)state;
+	struct sock_filter never[] = { BPF_STMT(BPF_LD | BPF_MEM, 0), RET_ALLOW };
+	struct sock_filter other_slot[] = {
+		BPF_STMT(BPF_ST, 1), BPF_STMT(BPF_LDX | BPF_MEM, 3), RET_ALLOW,
+	};
+	/* stored on the false path only: 0 ld; 1 jeq ->2/3; 2 st; 3 ld M0 */
+	struct sock_filter one_path[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 1),
+		BPF_STMT(BPF_ST, 0),
+		BPF_STMT(BPF_LD | BPF_MEM, 0),
+		RET_ALLOW,
+	};
+	/* stored on both paths: 1 jeq -> 2/4; 3 ja -> 5; 5 ld M0 */
+	struct sock_filter both_paths[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 2),
+		BPF_STMT(BPF_ST, 0),
+		BPF_STMT(BPF_JMP | BPF_JA, 1),
+		BPF_STMT(BPF_STX, 0),
+		BPF_STMT(BPF_LD | BPF_MEM, 0),
+		BPF_STMT(BPF_RET | BPF_A, 0),
+	};
+	/* stored before the branch: survives both edges */
+	struct sock_filter before_branch[] = {
+		BPF_STMT(BPF_ST, 7),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 1, 1, 0),
+		BPF_STMT(BPF_LDX | BPF_MEM, 7),
+		BPF_STMT(BPF_LD | BPF_MEM, 7),
+		BPF_STMT(BPF_RET | BPF_A, 0),
+	};
+
+	rejects(never, N(never), 0, "insn 0: M[0] may be read before it is written");
+	rejects(other_slot, N(other_slot), 1, "insn 1: M[3] may be read before it is written");
+	rejects(one_path, N(one_path), 3, "insn 3: M[0] may be read before it is written");
+	accepts(both_paths, N(both_paths));
+	accepts(before_branch, N(before_branch));
+}
+
+static void test_ret_quirk(void **state)
+{
+	(void)state;
+	/*
+	 * §3.4: ld nr; jeq 5,0,2; st M0; ja 1; ret KILL; ld M0; ret ALLOW.
+	 * The only jump into `ld M0` (from the ja) stored M0, but the state
+	 * reaching it over the RET is the one after the jeq reset at insn 4:
+	 * valid = incoming[4] = {} (the jeq's false edge), so M0 is invalid.
+	 */
+	struct sock_filter quirk[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 5, 0, 2),
+		BPF_STMT(BPF_ST, 0),
+		BPF_STMT(BPF_JMP | BPF_JA, 1),
+		RET_KILL,
+		BPF_STMT(BPF_LD | BPF_MEM, 0),
+		RET_ALLOW,
+	};
+	rejects(quirk, N(quirk), 5, "insn 5: M[0] may be read before it is written");
+	rejects(quirk, N(quirk), 5, "across a return");
+
+	/* The quirk in the accepting direction: the load after the RET is
+	 * unreachable, yet passes because the state before the RET had M0. */
+	struct sock_filter carried[] = {
+		BPF_STMT(BPF_ST, 0),
+		RET_ALLOW,
+		BPF_STMT(BPF_LD | BPF_MEM, 0),
+		BPF_STMT(BPF_RET | BPF_A, 0),
+	};
+	accepts(carried, N(carried));
+	/* ... and the same dead load without the store is rejected, since
+	 * unreachable code is checked too. */
+	struct sock_filter dead[] = {
+		RET_ALLOW,
+		BPF_STMT(BPF_LD | BPF_MEM, 0),
+		BPF_STMT(BPF_RET | BPF_A, 0),
+	};
+	rejects(dead, N(dead), 1, "M[0] may be read before it is written");
+
+	/* Both jump edges and the pre-RET state stored M0: accepted. */
+	struct sock_filter stored_everywhere[] = {
+		BPF_STMT(BPF_ST, 0),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 5, 0, 1),
+		RET_KILL,
+		BPF_STMT(BPF_LD | BPF_MEM, 0),
+		RET_ALLOW,
+	};
+	accepts(stored_everywhere, N(stored_everywhere));
+
+	/* Code after an unconditional ja starts all-valid: the unreachable
+	 * load at 2 passes (the ja's target, 3, gets the empty set). */
+	struct sock_filter after_ja[] = {
+		BPF_STMT(BPF_LD | BPF_IMM, 0),
+		BPF_STMT(BPF_JMP | BPF_JA, 1),
+		BPF_STMT(BPF_LD | BPF_MEM, 0),
+		BPF_STMT(BPF_RET | BPF_A, 0),
+	};
+	accepts(after_ja, N(after_ja));
+}
+
+/* ------------------------------------------------------------ order */
+
+static void test_kernel_order(void **state)
+{
+	(void)state;
+	/* bpf_check_classic() runs before seccomp_check_filter(): with an
+	 * illegal opcode at 0 and a bad jump at 1, the jump is reported. */
+	struct sock_filter p[] = {
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
+		BPF_STMT(BPF_JMP | BPF_JA, 5),
+		RET_ALLOW,
+	};
+	rejects(p, N(p), 1, "jump target 7");
+	/* the final-RET check comes before the scratch-memory check */
+	struct sock_filter q[] = { BPF_STMT(BPF_LD | BPF_MEM, 0), BPF_STMT(BPF_MISC | BPF_TAX, 0) };
+	rejects(q, N(q), 1, "last instruction is not a return");
+	/* and the scratch check before the opcode list */
+	struct sock_filter r[] = {
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
+		BPF_STMT(BPF_LD | BPF_MEM, 2),
+		RET_ALLOW,
+	};
+	rejects(r, N(r), 1, "M[2] may be read");
+}
+
+static void test_realistic_filter(void **state)
+{
+	(void)state;
+	struct sock_filter p[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc000003e, 0, 8),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 6, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 16, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 28),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2),
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ERRNO(1)),
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ERRNO(1)),
+		RET_KILL,
+	};
+	accepts(p, N(p));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_length_limits),
+		cmocka_unit_test(test_every_opcode),
+		cmocka_unit_test(test_illegal_opcode_messages),
+		cmocka_unit_test(test_alu_operands),
+		cmocka_unit_test(test_scratch_slots),
+		cmocka_unit_test(test_ld_abs_offsets),
+		cmocka_unit_test(test_ancillary_loads),
+		cmocka_unit_test(test_ja_range),
+		cmocka_unit_test(test_conditional_range),
+		cmocka_unit_test(test_jump_255),
+		cmocka_unit_test(test_last_must_return),
+		cmocka_unit_test(test_memory_read_before_write),
+		cmocka_unit_test(test_ret_quirk),
+		cmocka_unit_test(test_kernel_order),
+		cmocka_unit_test(test_realistic_filter),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
