@@ -284,17 +284,42 @@ static int check_point(const scmpc_policy *p, const struct arch_view *views,
 			gs, ws);
 }
 
-static int verify_audit(const scmpc_policy *p, const struct arch_view *views,
-			const struct arch_view *v, const struct sock_filter *insns, size_t len,
-			scmpc_diag *d)
+/* Probe every number of the ABIs behind one AUDIT_ARCH value (x86_64 and
+ * x32 share one) once. */
+static int verify_audit(const scmpc_policy *p, const struct arch_view *views, uint32_t audit,
+			const struct sock_filter *insns, size_t len, scmpc_diag *d)
 {
 	uint32_t *nums = NULL;
-	long nn = probe_numbers(p, v, &nums);
+	size_t nn = 0;
 	int err = 0;
-	if (nn < 0)
-		return diag_err(d, (int)nn, NULL, "out of memory");
-	for (long i = 0; i < nn && !err; i++) {
-		struct seccomp_data sd = { .nr = (int)nums[i], .arch = v->info->audit };
+	for (size_t k = 0; k < p->narches; k++) {
+		uint32_t *more;
+		if (views[k].info->audit != audit)
+			continue;
+		long nm = probe_numbers(p, &views[k], &more);
+		if (nm < 0) {
+			free(nums);
+			return diag_err(d, (int)nm, NULL, "out of memory");
+		}
+		uint32_t *all = realloc(nums, (nn + (size_t)nm + 1) * sizeof(*all));
+		if (!all) {
+			free(more);
+			free(nums);
+			return diag_err(d, -ENOMEM, NULL, "out of memory");
+		}
+		nums = all;
+		memcpy(nums + nn, more, (size_t)nm * sizeof(*nums));
+		nn += (size_t)nm;
+		free(more);
+	}
+	qsort(nums, nn, sizeof(*nums), cmp_u32);
+	size_t u = 0;
+	for (size_t i = 0; i < nn; i++)
+		if (i == 0 || nums[i] != nums[u - 1])
+			nums[u++] = nums[i];
+	nn = u;
+	for (size_t i = 0; i < nn && !err; i++) {
+		struct seccomp_data sd = { .nr = (int)nums[i], .arch = audit };
 		enum scmpc_arch a = arch_of_call(sd.arch, nums[i]);
 		const struct arch_view *dv = NULL;
 		for (size_t k = 0; k < p->narches; k++)
@@ -329,9 +354,13 @@ int verify_with_views(const scmpc_policy *p, const struct arch_view *views,
 		      const struct sock_filter *insns, size_t len, scmpc_diag *d)
 {
 	int err;
-	for (size_t i = 0; i < p->narches; i++)
-		if ((err = verify_audit(p, views, &views[i], insns, len, d)) < 0)
+	for (size_t i = 0; i < p->narches; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < i; k++)
+			seen |= views[k].info->audit == views[i].info->audit;
+		if (!seen && (err = verify_audit(p, views, views[i].info->audit, insns, len, d)) < 0)
 			return err;
+	}
 
 	/* ABIs outside the policy must meet the bad-arch action. */
 	uint32_t foreign[SCMPC_ARCH_COUNT + 3] = { 0, 0xffffffffU, 0x40000028U ^ 0x80000000U };

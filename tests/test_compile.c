@@ -529,6 +529,82 @@ static void test_naive_agrees(void **state)
 	scmpc_diag_free(d);
 }
 
+/* The semantic check must notice any single broken branch: swap the
+ * targets of a conditional, move a tested value by one, drop a mask bit or
+ * change a return, and the verifier has to name a call the program now
+ * gets wrong. */
+static void test_verifier_catches_mutants(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_I386, d), 0);
+	const char *names[] = { "read", "write", "close", "mmap", "futex", "getpid", "openat",
+				"exit_group", "brk", "rt_sigreturn" };
+	for (size_t i = 0; i < 10; i++)
+		rule(p, d, names[i], SCMPC_ACT_ALLOW, NULL, 0);
+	struct scmpc_cond sock[] = { { .arg = 0, .op = SCMPC_OP_LT, .value = 38 },
+				     { .arg = 0, .op = SCMPC_OP_EQ, .value = 39 },
+				     { .arg = 0, .op = SCMPC_OP_GT, .value = 40 } };
+	for (int i = 0; i < 3; i++)
+		rule(p, d, "socket", SCMPC_ACT_ALLOW, &sock[i], 1);
+	uint64_t pers[] = { 0, 8, 0x20000, 0x20008, 0xffffffff };
+	for (int i = 0; i < 5; i++) {
+		struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = pers[i] };
+		rule(p, d, "personality", SCMPC_ACT_ALLOW, &c, 1);
+	}
+	struct scmpc_cond clone = { .arg = 0, .op = SCMPC_OP_MASKED_EQ, .value = 0x7e020000 };
+	rule(p, d, "clone", SCMPC_ACT_ALLOW, &clone, 1);
+	struct scmpc_cond fl = { .arg = 1, .op = SCMPC_OP_MASKED_EQ, .value = 0xf0f0, .value2 = 0x1010 };
+	rule(p, d, "fcntl", SCMPC_ACT_TRAP, &fl, 1);
+	rule(p, d, "clone3", SCMPC_ACT_ERRNO(38), NULL, 0);
+
+	scmpc_prog *prog = compile(p, d, 0);
+	size_t len = scmpc_prog_len(prog);
+	struct sock_filter *m = malloc(len * sizeof(*m));
+	assert_non_null(m);
+	unsigned mutants = 0;
+	for (size_t i = 0; i < len; i++) {
+		const struct sock_filter *f = scmpc_prog_insns(prog);
+		if (BPF_CLASS(f[i].code) == BPF_JMP && BPF_OP(f[i].code) != BPF_JA) {
+			memcpy(m, f, len * sizeof(*m));
+			m[i].jt = f[i].jf;
+			m[i].jf = f[i].jt;
+			if (scmpc_verify_policy(p, m, len, d) != -EPROTO)
+				fail_msg("swapped branches of insn %zu not caught", i);
+			mutants++;
+			/* A split's constant may move without changing anything when
+			 * the value it moves across decides alike on both sides; a
+			 * tested value or mask bit never can. */
+			if (BPF_OP(f[i].code) != BPF_JEQ && BPF_OP(f[i].code) != BPF_JSET)
+				continue;
+			for (int delta = -1; delta <= 1; delta += 2) {
+				memcpy(m, f, len * sizeof(*m));
+				m[i].k = f[i].k + (uint32_t)delta;
+				if (BPF_OP(f[i].code) == BPF_JSET)
+					m[i].k = f[i].k ^ (f[i].k & -f[i].k);	/* drop its lowest bit */
+				if (scmpc_verify_policy(p, m, len, d) != -EPROTO)
+					fail_msg("constant of insn %zu moved by %d not caught", i, delta);
+				mutants++;
+			}
+		}
+		if (f[i].code == (BPF_RET | BPF_K)) {
+			memcpy(m, f, len * sizeof(*m));
+			m[i].k = f[i].k == SCMPC_ACT_ALLOW ? SCMPC_ACT_LOG : SCMPC_ACT_ALLOW;
+			if (scmpc_verify_policy(p, m, len, d) != -EPROTO)
+				fail_msg("return %zu changed not caught", i);
+			mutants++;
+		}
+	}
+	assert_true(mutants > 50);
+	/* And the message names the call: */
+	assert_non_null(strstr(scmpc_diag_message(d), "the policy says"));
+	free(m);
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -546,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_too_big),
 		cmocka_unit_test(test_unconditional_allows_cacheable),
 		cmocka_unit_test(test_naive_agrees),
+		cmocka_unit_test(test_verifier_catches_mutants),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
