@@ -1,2 +1,2441 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
-int main(void) { return 0; }
+/*
+ * scmp-compile: command-line front end of libscmpc.
+ *
+ * Exit status: 0 success, 1 bad policy or input, 2 usage error.  diff is the
+ * exception, as with cmp(1): 0 equivalent, 1 different, 2 any failure, so a
+ * script can tell "they differ" from "could not compare".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scmpc.h"
+#include "internal.h"	/* arch_table_max(); policy rules for diff's probe values */
+
+#define PROG_NAME "scmp-compile"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+/* Inputs larger than this are not policies or filters (a 4096-insn filter
+ * is 32 KiB; the largest real profiles are well under 1 MiB). */
+#define INPUT_LIMIT (64U << 20)
+
+/* The kernel's cache bitmap size on Linux 6.18 for every ABI we handle
+ * (reference §4.3); explain and inspect report against it. */
+#define CACHE_NR 470U
+
+/* Numbers probed per ABI, as scmpc_stats does. */
+#define PROBE_NRS 1024U
+
+#define X32_BIT 0x40000000U
+
+/* --------------------------------------------------------------- output */
+
+static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void errorf(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG_NAME ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG_NAME ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry '" PROG_NAME " --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static const char *display_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
+/* "scmp-compile: NAME: where: message"; RC supplies a message when the
+ * library left none. */
+static void report_diag(const char *name, const scmpc_diag *d, int rc)
+{
+	const char *where = scmpc_diag_where(d);
+	const char *msg = scmpc_diag_message(d);
+
+	size_t wl = where ? strlen(where) : 0;
+
+	if (!msg || !*msg)
+		msg = strerror(rc < 0 ? -rc : EINVAL);
+	/* Some messages already start with their position. */
+	if (wl && !strncmp(msg, where, wl) && msg[wl] == ':' && msg[wl + 1] == ' ')
+		msg += wl + 2;
+	if (where && *where)
+		errorf("%s: %s: %s", name, where, msg);
+	else
+		errorf("%s: %s", name, msg);
+}
+
+static void report_warnings(const char *name, const scmpc_diag *d, bool quiet)
+{
+	size_t n = scmpc_diag_warning_count(d);
+
+	if (quiet)
+		return;
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, PROG_NAME ": warning: %s: %s\n", name, scmpc_diag_warning(d, i));
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Small numbers read best in decimal, syscall numbers with x32 or ARM
+ * private bits and argument masks in hex. */
+static const char *fmt_u64(uint64_t v, char *buf, size_t len)
+{
+	snprintf(buf, len, v < 0x10000 ? "%" PRIu64 : "0x%" PRIx64, v);
+	return buf;
+}
+
+static const char *action_name(uint32_t act, char *buf, size_t len)
+{
+	scmpc_action_str(act, buf, len);
+	return buf;
+}
+
+/* ---------------------------------------------------------------- input */
+
+static int read_input(const char *path, char **out, size_t *out_len)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	size_t cap = 64 * 1024, n = 0;
+	char *buf;
+
+	if (fd < 0) {
+		errorf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf = malloc(cap + 1);
+	if (!buf)
+		goto nomem;
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *nb;
+
+			if (cap >= INPUT_LIMIT) {
+				errorf("%s: larger than %u MiB; not a policy or filter",
+				       display_name(path), INPUT_LIMIT >> 20);
+				goto fail;
+			}
+			cap *= 2;
+			nb = realloc(buf, cap + 1);
+			if (!nb)
+				goto nomem;
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			errorf("%s: %s", display_name(path), strerror(errno));
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	if (fd != STDIN_FILENO)
+		close(fd);
+	*out = buf;
+	*out_len = n;
+	return 0;
+nomem:
+	errorf("%s: %s", display_name(path), strerror(ENOMEM));
+fail:
+	free(buf);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return -1;
+}
+
+/* A policy is text whose first non-blank byte opens an object; a .bpf file
+ * starts with an instruction whose 16-bit code has a zero high byte, so it
+ * always contains a NUL and never passes. */
+static bool looks_like_json(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	if (memchr(buf, '\0', len))
+		return false;
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		i = 3;	/* a UTF-8 byte order mark: still text */
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+		i++;
+	return i < len && buf[i] == '{';
+}
+
+/* --------------------------------------------------------------- writing */
+
+/* The temporary file a signal must not leave behind. */
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_live;
+
+static void on_fatal_signal(int sig)
+{
+	if (tmp_live)
+		unlink(tmp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_signal_cleanup(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Write BUF to PATH so that readers see the old content or the new, never a
+ * mix: a temporary file in the same directory, renamed over the target. */
+static int write_output(const char *path, const void *buf, size_t len)
+{
+	char resolved[PATH_MAX];
+	struct stat st;
+	bool exists;
+	mode_t mode;
+	int fd;
+
+	if (!path || !strcmp(path, "-")) {
+		if (write_all(STDOUT_FILENO, buf, len)) {
+			errorf("standard output: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	/* Replace the file a symlink points to, not the link. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, resolved))
+		path = resolved;
+	exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		/* A device or FIFO (-o /dev/stdout) cannot be renamed over, and
+		 * must not be: write through it. */
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0 || write_all(fd, buf, len)) {
+			errorf("%s: %s", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		close(fd);
+		return 0;
+	}
+	if (exists) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path + 1) : 0;
+	int n = snprintf(tmp_path, sizeof(tmp_path), "%.*s.%s.XXXXXX", dirlen, path,
+			 slash ? slash + 1 : path);
+	if (n < 0 || (size_t)n >= sizeof(tmp_path)) {
+		errorf("%s: %s", path, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	fd = mkostemp(tmp_path, O_CLOEXEC);
+	if (fd < 0) {
+		errorf("%s: cannot create a temporary file: %s", path, strerror(errno));
+		return -1;
+	}
+	tmp_live = 1;
+	if (write_all(fd, buf, len) || fchmod(fd, mode) || fsync(fd)) {
+		errorf("%s: %s", path, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	if (close(fd)) {
+		errorf("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (rename(tmp_path, path)) {
+		errorf("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	tmp_live = 0;
+	return 0;
+fail:
+	unlink(tmp_path);
+	tmp_live = 0;
+	return -1;
+}
+
+/* ------------------------------------------------------------- options */
+
+enum {
+	OPT_CAPS = 256,
+	OPT_KERNEL,
+	OPT_STRICT,
+	OPT_NO_ENOSYS,
+	OPT_NAME,
+};
+
+/* Which options each subcommand takes. */
+enum {
+	F_OUTPUT = 1 << 0,
+	F_FORMAT = 1 << 1,
+	F_ARCH = 1 << 2,
+	F_CAPS = 1 << 3,
+	F_KERNEL = 1 << 4,
+	F_STRICT = 1 << 5,
+	F_NO_ENOSYS = 1 << 6,
+	F_STATS = 1 << 7,
+	F_NAME = 1 << 8,
+	F_QUIET = 1 << 9,
+	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_QUIET,
+};
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "arch", required_argument, NULL, 'a' },
+	{ "caps", required_argument, NULL, OPT_CAPS },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "no-enosys", no_argument, NULL, OPT_NO_ENOSYS },
+	{ "stats", no_argument, NULL, 's' },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct cli {
+	const char *cmd;
+	unsigned seen;			/* F_* given on the command line */
+	const char *output;
+	int format;			/* enum scmpc_format, or -1 */
+	enum scmpc_arch arch;		/* SCMPC_ARCH_NONE unless --arch */
+	char **caps;			/* NULL-terminated; NULL = Docker's default set */
+	unsigned kernel_major, kernel_minor;
+	unsigned json_flags;
+	bool stats;
+	bool quiet;
+	const char *c_name;
+	char **pos;
+	int npos;
+};
+
+/* Every capability of Linux 6.x, for --caps all (a privileged container). */
+static const char *const all_caps[] = {
+	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER",
+	"CAP_FSETID", "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP",
+	"CAP_LINUX_IMMUTABLE", "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST",
+	"CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK", "CAP_IPC_OWNER",
+	"CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT", "CAP_SYS_PTRACE",
+	"CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD",
+	"CAP_LEASE", "CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP",
+	"CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM",
+	"CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF",
+	"CAP_CHECKPOINT_RESTORE",
+};
+
+static void free_caps(char **caps)
+{
+	if (!caps)
+		return;
+	for (char **c = caps; *c; c++)
+		free(*c);
+	free(caps);
+}
+
+/* "default", "all", "none"/"" or a comma list; CAP_ and case are optional
+ * so that "net_admin,sys_ptrace" works too. */
+static int parse_caps(const char *s, struct cli *c)
+{
+	size_t n = 0, cap = ARRAY_SIZE(all_caps) + 1;
+	char **list;
+
+	free_caps(c->caps);
+	c->caps = NULL;
+	if (!strcasecmp(s, "default"))
+		return 0;
+	list = calloc(cap, sizeof(*list));
+	if (!list)
+		return -1;
+	c->caps = list;
+	if (!strcasecmp(s, "all")) {
+		for (size_t i = 0; i < ARRAY_SIZE(all_caps); i++)
+			if (!(list[n++] = strdup(all_caps[i])))
+				return -1;
+		return 0;
+	}
+	if (!strcasecmp(s, "none"))
+		return 0;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		char name[64];
+		size_t k;
+
+		while (len && (*s == ' ' || *s == '\t'))
+			s++, len--;
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+			len--;
+		if (len) {
+			bool prefixed = len > 4 && !strncasecmp(s, "CAP_", 4);
+
+			if (len + (prefixed ? 0 : 4) >= sizeof(name)) {
+				usage_error("unknown capability '%.*s'", (int)len, s);
+				return 1;
+			}
+			k = (size_t)snprintf(name, sizeof(name), "%s%.*s", prefixed ? "" : "CAP_",
+					     (int)len, s);
+			for (size_t i = 0; i < k; i++)
+				if (name[i] >= 'a' && name[i] <= 'z')
+					name[i] = (char)(name[i] - 'a' + 'A');
+			size_t j;
+			for (j = 0; j < ARRAY_SIZE(all_caps); j++)
+				if (!strcmp(name, all_caps[j]))
+					break;
+			if (j == ARRAY_SIZE(all_caps)) {
+				usage_error("unknown capability '%s'", name);
+				return 1;
+			}
+			bool dup = false;
+			for (size_t i = 0; i < n; i++)
+				dup |= !strcmp(list[i], name);
+			if (!dup && !(list[n++] = strdup(name)))
+				return -1;
+		}
+		s += strcspn(s, ",");
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}
+
+static bool parse_uint(const char *s, unsigned max, unsigned *out, const char **end)
+{
+	unsigned long v;
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoul(s, &e, 10);
+	if (errno || v > max)
+		return false;
+	*out = (unsigned)v;
+	*end = e;
+	return true;
+}
+
+/* X.Y as Docker's minKernel spells it; a third part (uname's 6.8.0-45) is
+ * accepted and ignored, as moby does. */
+static bool parse_kernel(const char *s, unsigned *major, unsigned *minor)
+{
+	const char *e;
+
+	if (!parse_uint(s, 255, major, &e) || *e != '.')
+		return false;
+	if (!parse_uint(e + 1, 255, minor, &e))
+		return false;
+	return (*e == '\0' || *e == '.' || *e == '-') && (*major || *minor);
+}
+
+/* Decimal or 0x hex; a leading '-' gives the two's complement, so that
+ * AT_FDCWD can be written -100. */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	bool neg = *s == '-';
+	int base = 10;
+	char *e;
+	uint64_t v;
+
+	if (neg)
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s || !((*s >= '0' && *s <= '9') || (base == 16 && strchr("abcdefABCDEF", *s))))
+		return false;
+	errno = 0;
+	v = strtoull(s, &e, base);
+	if (errno || *e)
+		return false;
+	*out = neg ? (uint64_t)0 - v : v;
+	return true;
+}
+
+static int parse_format(const char *s)
+{
+	if (!strcmp(s, "bpf"))
+		return SCMPC_FORMAT_BPF;
+	if (!strcmp(s, "c"))
+		return SCMPC_FORMAT_C;
+	if (!strcmp(s, "text"))
+		return SCMPC_FORMAT_TEXT;
+	return -1;
+}
+
+static void print_help(FILE *f)
+{
+	fputs(
+"Usage: " PROG_NAME " compile POLICY [-o FILE] [-f bpf|c|text] [-a ABI] [--stats]\n"
+"                    [--caps LIST] [--kernel X.Y] [--strict] [--no-enosys] [--name NAME] [-q]\n"
+"       " PROG_NAME " explain POLICY SYSCALL [ARG...] [-a ABI] [POLICY OPTIONS]\n"
+"       " PROG_NAME " inspect FILE.bpf [-a ABI] [-f text] [--kernel X.Y]\n"
+"       " PROG_NAME " diff A B [-a ABI] [POLICY OPTIONS]\n"
+"       " PROG_NAME " --help | --version\n"
+"\n"
+"POLICY OPTIONS are --caps, --kernel, --strict, --no-enosys and -q.\n"
+"\n"
+"Compile OCI, Docker and Podman seccomp profiles into verified classic BPF.\n"
+"\n"
+"Commands:\n"
+"  compile   parse POLICY, compile and verify it, write the filter\n"
+"  explain   show which rule decides one call, the instructions the filter\n"
+"            runs for it and whether the kernel caches it\n"
+"  inspect   check a raw .bpf filter against the kernel's rules and list what\n"
+"            it decides for each syscall number, and what it lets the kernel cache\n"
+"  diff      list the syscalls and arguments on which two filters (policies or\n"
+"            .bpf files) decide differently\n"
+"\n"
+"Options:\n"
+"  -o, --output FILE   write to FILE (replaced atomically; '-' = stdout)\n"
+"  -f, --format FMT    bpf (raw sock_filter array), c (C array) or text\n"
+"                      (disassembly); default text, or bpf when FILE ends in\n"
+"                      .bpf, c when it ends in .c or .h\n"
+"  -a, --arch ABI      x86_64, i386, x32, aarch64 or arm (or amd64, 386, arm64);\n"
+"                      compile: the target; otherwise: the ABI to examine\n"
+"      --caps LIST     capabilities for Docker includes/excludes: CAP_X,CAP_Y,\n"
+"                      'default' (Docker's default set), 'all' or 'none'\n"
+"      --kernel X.Y    kernel version for Docker minKernel (default: running)\n"
+"      --strict        unknown syscall names are errors, not warnings\n"
+"      --no-enosys     no runc-style ENOSYS for syscalls newer than the policy\n"
+"  -s, --stats         print size, path length and cache figures (to stderr,\n"
+"                      or stdout when the filter goes to a file)\n"
+"      --name NAME     array name for --format c (default scmpc_filter)\n"
+"  -q, --quiet         do not print warnings\n"
+"  -h, --help          print this help\n"
+"  -V, --version       print the version\n"
+"\n"
+"SYSCALL is a name or a number; ARGs are integers (decimal, 0x hex, or\n"
+"negative after '--').  POLICY, A or B may be '-' for standard input.\n"
+"\n"
+"Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
+"diff: 0 equivalent, 1 different, 2 error.\n", f);
+}
+
+static int parse_args(int argc, char **argv, unsigned allowed, struct cli *c)
+{
+	static const struct {
+		int opt;
+		unsigned flag;
+		const char *name;
+	} flag_of[] = {
+		{ 'o', F_OUTPUT, "--output" }, { 'f', F_FORMAT, "--format" },
+		{ 'a', F_ARCH, "--arch" }, { OPT_CAPS, F_CAPS, "--caps" },
+		{ OPT_KERNEL, F_KERNEL, "--kernel" }, { OPT_STRICT, F_STRICT, "--strict" },
+		{ OPT_NO_ENOSYS, F_NO_ENOSYS, "--no-enosys" }, { 's', F_STATS, "--stats" },
+		{ OPT_NAME, F_NAME, "--name" }, { 'q', F_QUIET, "--quiet" },
+	};
+	int opt;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":ho:f:a:sqV", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			print_help(stdout);
+			exit(EXIT_OK);
+		case 'V':
+			printf(PROG_NAME " %s\n", scmpc_version());
+			exit(EXIT_OK);
+		case '?':
+			if (optopt)
+				return usage_error("unknown option '-%c'", optopt);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		case ':':
+			if (optopt && optopt < 256)
+				return usage_error("option '-%c' needs an argument", optopt);
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			break;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(flag_of); i++) {
+			if (flag_of[i].opt != opt)
+				continue;
+			if (!(allowed & flag_of[i].flag))
+				return usage_error("%s does not apply to '%s'", flag_of[i].name, c->cmd);
+			c->seen |= flag_of[i].flag;
+		}
+		switch (opt) {
+		case 'o':
+			c->output = optarg;
+			break;
+		case 'f':
+			c->format = parse_format(optarg);
+			if (c->format < 0)
+				return usage_error("unknown format '%s' (bpf, c or text)", optarg);
+			break;
+		case 'a':
+			c->arch = scmpc_arch_from_name(optarg);
+			if (c->arch == SCMPC_ARCH_NONE)
+				return usage_error("unknown ABI '%s' (x86_64, i386, x32, aarch64 or arm)",
+						   optarg);
+			break;
+		case OPT_CAPS: {
+			int rc = parse_caps(optarg, c);
+
+			if (rc < 0) {
+				errorf("%s", strerror(ENOMEM));
+				return EXIT_INPUT;
+			}
+			if (rc)
+				return EXIT_USAGE;
+			break;
+		}
+		case OPT_KERNEL:
+			if (!parse_kernel(optarg, &c->kernel_major, &c->kernel_minor))
+				return usage_error("invalid kernel version '%s' (expected X.Y)", optarg);
+			break;
+		case OPT_STRICT:
+			c->json_flags |= SCMPC_JSON_STRICT;
+			break;
+		case OPT_NO_ENOSYS:
+			c->json_flags |= SCMPC_JSON_NO_ENOSYS;
+			break;
+		case 's':
+			c->stats = true;
+			break;
+		case OPT_NAME:
+			c->c_name = optarg;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		}
+	}
+	c->pos = argv + optind;
+	c->npos = argc - optind;
+	return EXIT_OK;
+}
+
+/* ----------------------------------------------------------- ABIs */
+
+static enum scmpc_arch native_arch(void)
+{
+	enum scmpc_arch a = scmpc_arch_native();
+
+	return a == SCMPC_ARCH_NONE ? SCMPC_ARCH_X86_64 : a;
+}
+
+/* The host whose container runtime would load a filter serving ABI A:
+ * Docker resolves a profile for the host and adds its compat ABIs. */
+static enum scmpc_arch host_of(enum scmpc_arch a)
+{
+	return a == SCMPC_ARCH_AARCH64 || a == SCMPC_ARCH_ARM ? SCMPC_ARCH_AARCH64
+							     : SCMPC_ARCH_X86_64;
+}
+
+struct abi_list {
+	enum scmpc_arch a[SCMPC_ARCH_COUNT];
+	size_t n;
+};
+
+static void abi_add(struct abi_list *l, enum scmpc_arch a)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->a[i] == a)
+			return;
+	if (l->n < SCMPC_ARCH_COUNT && scmpc_arch_name(a))
+		l->a[l->n++] = a;
+}
+
+static void abi_add_host_group(struct abi_list *l, enum scmpc_arch host)
+{
+	abi_add(l, host);
+	if (host == SCMPC_ARCH_X86_64) {
+		abi_add(l, SCMPC_ARCH_I386);
+		abi_add(l, SCMPC_ARCH_X32);
+	} else {
+		abi_add(l, SCMPC_ARCH_ARM);
+	}
+}
+
+/* ABIs whose AUDIT_ARCH value a raw filter compares against. */
+static void abi_add_from_prog(struct abi_list *l, const struct sock_filter *f, size_t len)
+{
+	static const enum scmpc_arch real[] = { SCMPC_ARCH_X86_64, SCMPC_ARCH_I386,
+						SCMPC_ARCH_AARCH64, SCMPC_ARCH_ARM };
+
+	for (size_t i = 0; i < len; i++) {
+		if (BPF_CLASS(f[i].code) != BPF_JMP || BPF_OP(f[i].code) == BPF_JA ||
+		    BPF_SRC(f[i].code) != BPF_K)
+			continue;
+		for (size_t j = 0; j < ARRAY_SIZE(real); j++) {
+			if (f[i].k != scmpc_arch_audit(real[j]))
+				continue;
+			abi_add(l, real[j]);
+			if (real[j] == SCMPC_ARCH_X86_64)
+				abi_add(l, SCMPC_ARCH_X32);
+		}
+	}
+}
+
+static bool abi_cacheable(enum scmpc_arch a)
+{
+	return a != SCMPC_ARCH_X32;
+}
+
+static uint32_t abi_base(enum scmpc_arch a)
+{
+	return a == SCMPC_ARCH_X32 ? X32_BIT : 0;
+}
+
+static const char *syscall_label(enum scmpc_arch a, uint32_t nr, char *buf, size_t len)
+{
+	char name[64], num[24];
+
+	fmt_u64(nr, num, sizeof(num));
+	if (scmpc_syscall_name(a, nr, name, sizeof(name)))
+		snprintf(buf, len, "%s %s", num, name);
+	else
+		snprintf(buf, len, "%s", num);
+	return buf;
+}
+
+struct nr_list {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+static int nr_push(struct nr_list *l, uint32_t nr)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 2048;
+		uint32_t *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = nr;
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The numbers to probe for ABI A: the first PROBE_NRS (or the whole table
+ * with some room past its end), and the boundaries where filters go wrong:
+ * the x32 bit, the sign bit, -1 (a tracer's skipped call) and ARM's private
+ * range. */
+static int nr_probes(enum scmpc_arch a, struct nr_list *l)
+{
+	static const uint32_t x86_64_extra[] = { 0x3fffffff, 0x80000000, 0xbfffffff, 0xffffffff };
+	static const uint32_t x32_extra[] = { 0x7fffffff, 0xc0000000, 0xfffffffe };
+	static const uint32_t other_extra[] = { 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff };
+	const uint32_t *extra = other_extra;
+	size_t nextra = ARRAY_SIZE(other_extra);
+	uint32_t base = abi_base(a);
+	uint32_t limit = arch_table_max(a) - base + 65;
+
+	if (limit < PROBE_NRS)
+		limit = PROBE_NRS;
+	l->n = 0;
+	for (uint32_t i = 0; i < limit; i++)
+		if (nr_push(l, base + i))
+			return -1;
+	if (a == SCMPC_ARCH_X86_64) {
+		extra = x86_64_extra;
+		nextra = ARRAY_SIZE(x86_64_extra);
+	} else if (a == SCMPC_ARCH_X32) {
+		extra = x32_extra;
+		nextra = ARRAY_SIZE(x32_extra);
+	} else if (a == SCMPC_ARCH_ARM) {
+		for (uint32_t nr = 0x0f0000; nr <= 0x0f0800; nr++)
+			if (nr_push(l, nr))
+				return -1;
+	}
+	for (size_t i = 0; i < nextra; i++)
+		if (nr_push(l, extra[i]))
+			return -1;
+	qsort(l->v, l->n, sizeof(*l->v), cmp_u32);
+	size_t k = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (!k || l->v[k - 1] != l->v[i])
+			l->v[k++] = l->v[i];
+	l->n = k;
+	return 0;
+}
+
+/* ---------------------------------------------------------- disassembly */
+
+static const char *seccomp_field(uint32_t k, char *buf, size_t len)
+{
+	if (k == 0)
+		return "nr";
+	if (k == 4)
+		return "arch";
+	if (k == 8 || k == 12)
+		return k == 8 ? "instruction_pointer low" : "instruction_pointer high";
+	if (k >= 16 && k < 64 && k % 4 == 0) {
+		snprintf(buf, len, "args[%u] %s", (k - 16) / 8, (k - 16) % 8 ? "high" : "low");
+		return buf;
+	}
+	return NULL;
+}
+
+/* One instruction in the usual cBPF assembler syntax, jump targets
+ * absolute; the CLI needs single lines (a path, a cache stop) where
+ * scmpc_format renders whole programs. */
+static void disasm(const struct sock_filter *f, size_t pc, char *buf, size_t len)
+{
+	static const char *const alu[16] = {
+		[BPF_ADD >> 4] = "add", [BPF_SUB >> 4] = "sub", [BPF_MUL >> 4] = "mul",
+		[BPF_DIV >> 4] = "div", [BPF_OR >> 4] = "or",	[BPF_AND >> 4] = "and",
+		[BPF_LSH >> 4] = "lsh", [BPF_RSH >> 4] = "rsh", [BPF_NEG >> 4] = "neg",
+		[BPF_MOD >> 4] = "mod", [BPF_XOR >> 4] = "xor",
+	};
+	static const char *const jmp[16] = {
+		[BPF_JA >> 4] = "ja",	[BPF_JEQ >> 4] = "jeq", [BPF_JGT >> 4] = "jgt",
+		[BPF_JGE >> 4] = "jge", [BPF_JSET >> 4] = "jset",
+	};
+	const struct sock_filter *in = &f[pc];
+	uint16_t code = in->code;
+	char note[48], act[32];
+	const char *field;
+
+	switch (BPF_CLASS(code)) {
+	case BPF_LD:
+	case BPF_LDX: {
+		const char *op = BPF_CLASS(code) == BPF_LD ? "ld" : "ldx";
+		const char *sz = BPF_SIZE(code) == BPF_H ? "h" : BPF_SIZE(code) == BPF_B ? "b" : "";
+
+		switch (BPF_MODE(code)) {
+		case BPF_ABS:
+			field = seccomp_field(in->k, note, sizeof(note));
+			snprintf(buf, len, "%s%s [%u]%s%s", op, sz, in->k, field ? "  ; " : "",
+				 field ? field : "");
+			return;
+		case BPF_IND:
+			snprintf(buf, len, "%s%s [x+%u]", op, sz, in->k);
+			return;
+		case BPF_IMM:
+			snprintf(buf, len, "%s #0x%x", op, in->k);
+			return;
+		case BPF_MEM:
+			snprintf(buf, len, "%s M[%u]", op, in->k);
+			return;
+		case BPF_LEN:
+			snprintf(buf, len, "%s #len", op);
+			return;
+		case BPF_MSH:
+			snprintf(buf, len, "ldxb 4*([%u]&0xf)", in->k);
+			return;
+		}
+		break;
+	}
+	case BPF_ST:
+		snprintf(buf, len, "st M[%u]", in->k);
+		return;
+	case BPF_STX:
+		snprintf(buf, len, "stx M[%u]", in->k);
+		return;
+	case BPF_ALU: {
+		const char *op = alu[BPF_OP(code) >> 4];
+
+		if (!op)
+			break;
+		if (BPF_OP(code) == BPF_NEG)
+			snprintf(buf, len, "neg");
+		else if (BPF_SRC(code) == BPF_X)
+			snprintf(buf, len, "%s x", op);
+		else
+			snprintf(buf, len, "%s #0x%x", op, in->k);
+		return;
+	}
+	case BPF_JMP: {
+		const char *op = jmp[BPF_OP(code) >> 4];
+
+		if (!op)
+			break;
+		if (BPF_OP(code) == BPF_JA) {
+			snprintf(buf, len, "ja %" PRIu64, (uint64_t)pc + 1 + in->k);
+			return;
+		}
+		if (BPF_SRC(code) == BPF_X)
+			snprintf(buf, len, "%s x, %zu, %zu", op, pc + 1 + in->jt, pc + 1 + in->jf);
+		else
+			snprintf(buf, len, "%s #0x%x, %zu, %zu", op, in->k, pc + 1 + in->jt,
+				 pc + 1 + in->jf);
+		return;
+	}
+	case BPF_RET:
+		if (BPF_RVAL(code) == BPF_K)
+			snprintf(buf, len, "ret #0x%08x  ; %s", in->k,
+				 action_name(in->k, act, sizeof(act)));
+		else
+			snprintf(buf, len, "ret %s", BPF_RVAL(code) == BPF_X ? "x" : "a");
+		return;
+	case BPF_MISC:
+		if (BPF_MISCOP(code) == BPF_TAX) {
+			snprintf(buf, len, "tax");
+			return;
+		}
+		if (BPF_MISCOP(code) == BPF_TXA) {
+			snprintf(buf, len, "txa");
+			return;
+		}
+		break;
+	}
+	snprintf(buf, len, ".insn 0x%04x, %u, %u, 0x%08x", code, in->jt, in->jf, in->k);
+}
+
+/* ------------------------------------------------------------ emulation */
+
+struct filter {
+	const char *name;		/* for messages */
+	scmpc_policy *policy;		/* NULL for a raw .bpf */
+	scmpc_prog *prog;		/* compiled policy */
+	struct sock_filter *raw;	/* raw .bpf (owned) */
+	const struct sock_filter *insns;
+	size_t len;
+	/* INSNS with every argument or IP load turned into a RET of a marker
+	 * plus its index: where both copies return their marker, the path
+	 * reads arguments, first at that index. */
+	struct sock_filter *mark[2];
+	/* Per instruction, bit I set when it tests argument I through a mask
+	 * (jset, and): probe_vals_from_prog() fills it. */
+	uint8_t *mask_tests;
+};
+
+static const uint32_t mark_ret[2] = { 0x7ffe0000, 0x7ffd0000 };
+
+static void filter_free(struct filter *f)
+{
+	scmpc_policy_free(f->policy);
+	scmpc_prog_free(f->prog);
+	free(f->raw);
+	free(f->mark[0]);
+	free(f->mark[1]);
+	free(f->mask_tests);
+	memset(f, 0, sizeof(*f));
+}
+
+static bool reads_args(const struct sock_filter *in)
+{
+	return BPF_CLASS(in->code) == BPF_LD && BPF_MODE(in->code) == BPF_ABS && in->k >= 8;
+}
+
+static int filter_prepare_marks(struct filter *f)
+{
+	for (int m = 0; m < 2; m++) {
+		f->mark[m] = malloc(f->len * sizeof(*f->mark[m]));
+		if (!f->mark[m])
+			return -1;
+		for (size_t i = 0; i < f->len; i++)
+			f->mark[m][i] = reads_args(&f->insns[i])
+				? (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+							       mark_ret[m] | (uint32_t)i)
+				: f->insns[i];
+	}
+	return 0;
+}
+
+static void make_data(struct seccomp_data *sd, enum scmpc_arch a, uint32_t nr, const uint64_t *args)
+{
+	memset(sd, 0, sizeof(*sd));
+	sd->nr = (int)nr;
+	sd->arch = scmpc_arch_audit(a);
+	if (args)
+		memcpy(sd->args, args, sizeof(sd->args));
+}
+
+static uint32_t run(const struct sock_filter *insns, size_t len, enum scmpc_arch a, uint32_t nr,
+		    const uint64_t *args, unsigned *steps)
+{
+	struct seccomp_data sd;
+	uint32_t ret = 0;
+
+	make_data(&sd, a, nr, args);
+	if (scmpc_emulate(insns, len, &sd, &ret, steps) < 0) {
+		/* Only verified programs get here; a failure is a library bug,
+		 * and a wrong answer would be worse than none. */
+		errorf("internal error: the emulator rejected a verified program");
+		exit(EXIT_USAGE);
+	}
+	return ret;
+}
+
+/* The instruction where the path for (A, NR) first loads an argument, or
+ * -1 when the decision does not depend on them.  Until that load the path
+ * depends on nr and arch alone, so one run of each marked copy answers
+ * exactly. */
+static long first_arg_load(const struct filter *f, enum scmpc_arch a, uint32_t nr)
+{
+	uint32_t r0 = run(f->mark[0], f->len, a, nr, NULL, NULL);
+	uint32_t r1 = run(f->mark[1], f->len, a, nr, NULL, NULL);
+
+	if ((r0 & 0xffff0000U) != mark_ret[0] || (r1 & 0xffff0000U) != mark_ret[1] ||
+	    (r0 & 0xffffU) != (r1 & 0xffffU) || (r0 & 0xffffU) >= f->len)
+		return -1;
+	return (long)(r0 & 0xffffU);
+}
+
+static bool depends_on_args(const struct filter *f, enum scmpc_arch a, uint32_t nr)
+{
+	return first_arg_load(f, a, nr) >= 0;
+}
+
+/* Arguments that (A, NR)'s part of the program tests through a mask: the
+ * instructions reachable from its first argument load. */
+static unsigned masked_args(const struct filter *f, enum scmpc_arch a, uint32_t nr)
+{
+	long start = first_arg_load(f, a, nr);
+	unsigned bits = 0;
+	bool *reach;
+
+	if (start < 0 || !f->mask_tests)
+		return 0;
+	reach = calloc(f->len, sizeof(*reach));
+	if (!reach)
+		return 0x3f;	/* the cautious answer: merge nothing */
+	reach[start] = true;
+	for (size_t pc = (size_t)start; pc < f->len; pc++) {
+		const struct sock_filter *in = &f->insns[pc];
+
+		if (!reach[pc])
+			continue;
+		bits |= f->mask_tests[pc];
+		if (BPF_CLASS(in->code) == BPF_RET)
+			continue;
+		if (BPF_CLASS(in->code) != BPF_JMP) {
+			if (pc + 1 < f->len)
+				reach[pc + 1] = true;
+		} else if (BPF_OP(in->code) == BPF_JA) {
+			if (pc + 1 + in->k < f->len)
+				reach[pc + 1 + in->k] = true;
+		} else {
+			if (pc + 1 + in->jt < f->len)
+				reach[pc + 1 + in->jt] = true;
+			if (pc + 1 + in->jf < f->len)
+				reach[pc + 1 + in->jf] = true;
+		}
+	}
+	free(reach);
+	return bits;
+}
+
+/* Instructions executed for DATA: an instruction is on the path exactly
+ * when turning it into a RET of another value changes the result. */
+static size_t trace_path(const struct sock_filter *insns, size_t len, enum scmpc_arch a, uint32_t nr,
+			 const uint64_t *args, size_t *path)
+{
+	struct sock_filter *copy = malloc(len * sizeof(*copy));
+	uint32_t ret = run(insns, len, a, nr, args, NULL);
+	size_t n = 0;
+
+	if (!copy)
+		return 0;
+	memcpy(copy, insns, len * sizeof(*copy));
+	for (size_t i = 0; i < len; i++) {
+		copy[i] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, ret ^ 1);
+		if (run(copy, len, a, nr, args, NULL) == (ret ^ 1))
+			path[n++] = i;
+		copy[i] = insns[i];
+	}
+	free(copy);
+	return n;
+}
+
+/* ------------------------------------------------------- argument probes */
+
+struct valset {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int val_add(struct valset *s, uint64_t v)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		uint64_t *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void val_uniq(struct valset *s)
+{
+	size_t k = 0;
+
+	if (!s->n)
+		return;
+	qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
+	for (size_t i = 0; i < s->n; i++)
+		if (!k || s->v[k - 1] != s->v[i])
+			s->v[k++] = s->v[i];
+	s->n = k;
+}
+
+/* Values a probe of argument I tries; built once per command. */
+struct probe_vals {
+	struct valset arg[6];
+};
+
+static void probe_vals_free(struct probe_vals *pv)
+{
+	for (int i = 0; i < 6; i++)
+		free(pv->arg[i].v);
+}
+
+/* Around each constant of the policy's conditions: the value, its
+ * neighbours, and the value with the high word flipped (the filter must or
+ * must not look at it, depending on the ABI and SCMPC_COND_32BIT). */
+static int probe_vals_from_policy(struct probe_vals *pv, const scmpc_policy *p)
+{
+	for (size_t r = 0; r < p->nrules; r++) {
+		const struct rule *ru = &p->rules[r];
+
+		for (size_t c = 0; c < ru->nconds; c++) {
+			const struct scmpc_cond *cd = &ru->conds[c];
+			struct valset *s;
+			uint64_t v = cd->value;
+
+			if (cd->arg > 5)
+				continue;
+			s = &pv->arg[cd->arg];
+			if (cd->op == SCMPC_OP_MASKED_EQ) {
+				uint64_t low_bit = v & (~v + 1);
+
+				if (val_add(s, cd->value2) || val_add(s, cd->value2 | ~v) ||
+				    val_add(s, v) || val_add(s, cd->value2 ^ low_bit))
+					return -1;
+				continue;
+			}
+			if (val_add(s, v - 1) || val_add(s, v) || val_add(s, v + 1) ||
+			    val_add(s, v ^ 0xffffffff00000000ULL))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Where A's value came from, per instruction: a seccomp_data word (k / 4),
+ * or none of them. */
+#define SRC_UNREACHED (-2)
+#define SRC_OTHER (-1)
+
+static void src_merge(int *into, int s)
+{
+	if (*into == SRC_UNREACHED)
+		*into = s;
+	else if (*into != s)
+		*into = SRC_OTHER;
+}
+
+/* For a filter: the constants compared against (or masked with) each
+ * argument word.  Which word A holds at a comparison is found by a forward
+ * pass over the program, which is a DAG since jumps only go forward. */
+static int probe_vals_from_prog(struct probe_vals *pv, struct filter *filt)
+{
+	const struct sock_filter *f = filt->insns;
+	size_t len = filt->len;
+	struct valset lo[6] = { { 0 } }, hi[6] = { { 0 } };
+	int *src = malloc((len ? len : 1) * sizeof(*src));
+	int rc = -1;
+
+	free(filt->mask_tests);
+	filt->mask_tests = calloc(len ? len : 1, sizeof(*filt->mask_tests));
+	if (!src || !filt->mask_tests) {
+		free(src);
+		return -1;
+	}
+	for (size_t i = 0; i < len; i++)
+		src[i] = SRC_UNREACHED;
+	if (len)
+		src[0] = SRC_OTHER;
+	for (size_t pc = 0; pc < len; pc++) {
+		const struct sock_filter *in = &f[pc];
+		uint16_t code = in->code;
+		int s = src[pc];
+
+		if (s == SRC_UNREACHED)
+			continue;
+		/* the argument word A holds, if any, before this instruction */
+		int word = s >= 4 && s < 16 ? s - 4 : -1;
+		bool test = (BPF_CLASS(code) == BPF_JMP && BPF_OP(code) != BPF_JA &&
+			     BPF_SRC(code) == BPF_K) ||
+			    (BPF_CLASS(code) == BPF_ALU && BPF_OP(code) == BPF_AND &&
+			     BPF_SRC(code) == BPF_K);
+		if (test && word >= 0) {
+			struct valset *vs = word % 2 ? &hi[word / 2] : &lo[word / 2];
+			uint32_t k = in->k;
+
+			if (val_add(vs, k) || val_add(vs, (uint32_t)(k - 1)) ||
+			    val_add(vs, (uint32_t)(k + 1)))
+				goto out;
+			if (BPF_OP(code) == BPF_JSET || BPF_CLASS(code) == BPF_ALU)
+				filt->mask_tests[pc] |= (uint8_t)(1U << (word / 2));
+		}
+
+		switch (BPF_CLASS(code)) {
+		case BPF_LD:
+			s = BPF_MODE(code) == BPF_ABS && in->k < 64 && in->k % 4 == 0
+				? (int)(in->k / 4) : SRC_OTHER;
+			break;
+		case BPF_ALU:
+			if (!(BPF_OP(code) == BPF_AND && BPF_SRC(code) == BPF_K))
+				s = SRC_OTHER;
+			break;
+		case BPF_MISC:
+			if (BPF_MISCOP(code) == BPF_TXA)
+				s = SRC_OTHER;
+			break;
+		case BPF_RET:
+			continue;
+		default:
+			break;
+		}
+		if (BPF_CLASS(code) == BPF_JMP) {
+			size_t t = BPF_OP(code) == BPF_JA ? pc + 1 + in->k : pc + 1 + in->jt;
+			size_t e = pc + 1 + in->jf;
+
+			if (t < len)
+				src_merge(&src[t], s);
+			if (BPF_OP(code) != BPF_JA && e < len)
+				src_merge(&src[e], s);
+		} else if (pc + 1 < len) {
+			src_merge(&src[pc + 1], s);
+		}
+	}
+	for (int a = 0; a < 6; a++) {
+		if (!lo[a].n && !hi[a].n)
+			continue;
+		if (val_add(&lo[a], 0) || val_add(&lo[a], 0xffffffff) || val_add(&hi[a], 0) ||
+		    val_add(&hi[a], 0xffffffff))
+			goto out;
+		val_uniq(&lo[a]);
+		val_uniq(&hi[a]);
+		/* Every pairing of words, bounded so that a filter full of
+		 * constants does not make a probe take minutes. */
+		size_t nh = hi[a].n, nl = lo[a].n;
+		if (nh * nl > 4096)
+			nh = 4096 / nl ? 4096 / nl : 1;
+		for (size_t h = 0; h < nh; h++)
+			for (size_t l = 0; l < nl && l < 4096; l++)
+				if (val_add(&pv->arg[a], hi[a].v[h] << 32 | lo[a].v[l]))
+					goto out;
+	}
+	rc = 0;
+out:
+	free(src);
+	for (int a = 0; a < 6; a++) {
+		free(lo[a].v);
+		free(hi[a].v);
+	}
+	return rc;
+}
+
+static int probe_vals_finish(struct probe_vals *pv)
+{
+	for (int a = 0; a < 6; a++) {
+		if (val_add(&pv->arg[a], 0) || val_add(&pv->arg[a], UINT64_MAX))
+			return -1;
+		val_uniq(&pv->arg[a]);
+	}
+	return 0;
+}
+
+/* A vector meeting every condition of a rule, as a base from which single
+ * arguments are varied; that finds differences behind AND-ed conditions. */
+static void satisfying_args(const struct rule *r, uint64_t *args)
+{
+	memset(args, 0, 6 * sizeof(*args));
+	for (size_t c = 0; c < r->nconds; c++) {
+		const struct scmpc_cond *cd = &r->conds[c];
+		uint64_t v = cd->value;
+
+		if (cd->arg > 5)
+			continue;
+		switch (cd->op) {
+		case SCMPC_OP_NE:
+		case SCMPC_OP_GT:
+			v = v + 1;
+			break;
+		case SCMPC_OP_LT:
+			v = v ? v - 1 : 0;
+			break;
+		case SCMPC_OP_MASKED_EQ:
+			v = cd->value2;
+			break;
+		default:
+			break;
+		}
+		args[cd->arg] = v;
+	}
+}
+
+static bool rule_names(const struct rule *r, enum scmpc_arch a, uint32_t nr)
+{
+	if (!r->name)
+		return r->arch == a && r->nr == nr;
+	if (r->arch != SCMPC_ARCH_NONE && r->arch != a)
+		return false;
+	int64_t got = scmpc_syscall_resolve(a, r->name);
+	return got >= 0 && (uint32_t)got == nr;
+}
+
+#define MAX_BASES 64
+
+struct bases {
+	uint64_t v[MAX_BASES][6];
+	size_t n;
+};
+
+static void bases_init(struct bases *b, const struct filter *const *fs, size_t nf, enum scmpc_arch a,
+		       uint32_t nr)
+{
+	memset(b->v[0], 0, sizeof(b->v[0]));
+	for (int i = 0; i < 6; i++)
+		b->v[1][i] = UINT64_MAX;
+	b->n = 2;
+	for (size_t k = 0; k < nf; k++) {
+		const scmpc_policy *p = fs[k]->policy;
+
+		for (size_t r = 0; p && r < p->nrules && b->n < MAX_BASES; r++)
+			if (p->rules[r].nconds && rule_names(&p->rules[r], a, nr))
+				satisfying_args(&p->rules[r], b->v[b->n++]);
+	}
+}
+
+/* ---------------------------------------------------------------- policy */
+
+static int load_policy_text(const struct cli *c, const char *name, const char *text, size_t len,
+			    enum scmpc_arch target, scmpc_policy **out)
+{
+	struct scmpc_json_opts o;
+	scmpc_diag *d = scmpc_diag_new();
+	int rc;
+
+	if (!d) {
+		errorf("%s", strerror(ENOMEM));
+		return -1;
+	}
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
+	o.flavor = SCMPC_JSON_AUTO;
+	o.flags = c->json_flags;
+	o.arch = target;
+	o.caps = (const char *const *)c->caps;
+	o.kernel_major = c->kernel_major;
+	o.kernel_minor = c->kernel_minor;
+	/* Editors on Windows start UTF-8 files with a byte order mark, which
+	 * JSON forbids but users cannot see. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
+	rc = scmpc_policy_from_json(text, len, &o, out, d);
+	report_warnings(name, d, c->quiet);
+	if (rc < 0) {
+		report_diag(name, d, rc);
+		*out = NULL;
+	}
+	scmpc_diag_free(d);
+	return rc < 0 ? -1 : 0;
+}
+
+static int compile_policy(const char *name, const scmpc_policy *p, scmpc_prog **out)
+{
+	struct scmpc_compile_opts o = { .sz = sizeof(o), .flags = 0 };
+	scmpc_diag *d = scmpc_diag_new();
+	int rc;
+
+	if (!d) {
+		errorf("%s", strerror(ENOMEM));
+		return -1;
+	}
+	rc = scmpc_compile(p, &o, out, d);
+	if (rc < 0) {
+		report_diag(name, d, rc);
+		*out = NULL;
+	}
+	scmpc_diag_free(d);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Check a raw program against the kernel's rules, printing every problem:
+ * after each one the offending instruction is replaced by a harmless one so
+ * the check can go on.  Returns the number of problems, or -1. */
+static int verify_all(const char *name, const struct sock_filter *insns, size_t len)
+{
+	struct sock_filter *work;
+	scmpc_diag *d = scmpc_diag_new();
+	bool *patched;
+	int problems = 0;
+
+	work = malloc((len ? len : 1) * sizeof(*work));
+	patched = calloc(len ? len : 1, sizeof(*patched));
+	if (!d || !work || !patched) {
+		errorf("%s", strerror(ENOMEM));
+		problems = -1;
+		goto out;
+	}
+	if (len)
+		memcpy(work, insns, len * sizeof(*work));
+	for (;;) {
+		scmpc_diag_clear(d);
+		int rc = scmpc_verify_insns(work, len, d);
+		if (rc >= 0)
+			break;
+		problems++;
+		report_diag(name, d, rc);
+		long at = scmpc_diag_insn(d);
+		if (at < 0 || (size_t)at >= len || patched[at])
+			break;
+		patched[at] = true;
+		work[at] = (size_t)at == len - 1 ? (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0)
+						  : (struct sock_filter)BPF_STMT(BPF_LD | BPF_IMM, 0);
+	}
+out:
+	free(work);
+	free(patched);
+	scmpc_diag_free(d);
+	return problems;
+}
+
+/* A .bpf file's bytes as a program, or -1 after printing why not. */
+static int load_raw(const char *name, const char *buf, size_t size, struct filter *f)
+{
+	int problems;
+
+	if (size % sizeof(struct sock_filter)) {
+		errorf("%s: size %zu is not a multiple of %zu (struct sock_filter)", name, size,
+		       sizeof(struct sock_filter));
+		return -1;
+	}
+	f->len = size / sizeof(struct sock_filter);
+	f->raw = malloc(size ? size : 1);
+	if (!f->raw) {
+		errorf("%s", strerror(ENOMEM));
+		return -1;
+	}
+	memcpy(f->raw, buf, size);
+	f->insns = f->raw;
+	problems = verify_all(name, f->raw, f->len);
+	if (problems) {
+		if (problems > 0)
+			errorf("%s: rejected by the kernel's rules (%d problem%s)", name, problems,
+			       problems == 1 ? "" : "s");
+		return -1;
+	}
+	return 0;
+}
+
+/* POLICY or .bpf, told apart by content. */
+static int load_filter(const struct cli *c, const char *path, enum scmpc_arch target,
+		       struct filter *f)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	f->name = display_name(path);
+	if (read_input(path, &buf, &len))
+		return -1;
+	if (looks_like_json(buf, len)) {
+		rc = load_policy_text(c, f->name, buf, len, target, &f->policy);
+		if (!rc)
+			rc = compile_policy(f->name, f->policy, &f->prog);
+		if (!rc) {
+			f->insns = scmpc_prog_insns(f->prog);
+			f->len = scmpc_prog_len(f->prog);
+		}
+	} else {
+		rc = load_raw(f->name, buf, len, f);
+	}
+	free(buf);
+	if (!rc && filter_prepare_marks(f)) {
+		errorf("%s", strerror(ENOMEM));
+		rc = -1;
+	}
+	return rc;
+}
+
+/* The action cache arrived in Linux 5.11; --kernel may name an older one. */
+static bool kernel_has_cache(const struct cli *c)
+{
+	return !(c->seen & F_KERNEL) || c->kernel_major > 5 ||
+	       (c->kernel_major == 5 && c->kernel_minor >= 11);
+}
+
+#define NO_CACHE_NOTE "the kernel has no action cache before Linux 5.11"
+
+/* The kernel's cache bitmap for ABI A with INSNS as the only filter;
+ * returns the number of cached calls or a negative errno. */
+static int cache_bits(const struct cli *c, const struct sock_filter *insns, size_t len,
+		      enum scmpc_arch a, uint8_t bits[(CACHE_NR + 7) / 8])
+{
+	const struct sock_filter *progs[1] = { insns };
+	size_t lens[1] = { len };
+	struct scmpc_cache_opts co;
+
+	memset(&co, 0, sizeof(co));
+	co.sz = sizeof(co);
+	co.nr_count = CACHE_NR;
+	if (c->seen & F_KERNEL)
+		co.kernel_version = (c->kernel_major << 16) | (c->kernel_minor << 8);
+	memset(bits, 0, (CACHE_NR + 7) / 8);
+	return scmpc_cache_bitmap(progs, lens, 1, a, &co, bits);
+}
+
+/* --------------------------------------------------------------- compile */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static void print_stats(FILE *out, const struct cli *c, const scmpc_policy *p,
+			const scmpc_prog *prog, double parse_ms)
+{
+	struct scmpc_arch_stats st[SCMPC_ARCH_COUNT];
+	struct scmpc_stats_opts so;
+	scmpc_diag *d = scmpc_diag_new();
+	size_t len = scmpc_prog_len(prog), elen = scmpc_prog_ebpf_len(prog);
+	int n;
+
+	memset(&so, 0, sizeof(so));
+	so.sz = sizeof(so);
+	so.cache.sz = sizeof(so.cache);
+	if (c->seen & F_KERNEL)
+		so.cache.kernel_version = (c->kernel_major << 16) | (c->kernel_minor << 8);
+	/* How many filters of this size one task can stack: the kernel's
+	 * 32768-instruction path budget counts eBPF plus 4 per filter. */
+	size_t fit = elen && elen <= 32768 ? (32768 - elen) / (elen + 4) + 1 : 0;
+	fprintf(out, "instructions: %zu cBPF, %zu eBPF predicted (%zu such filters fit in a chain)\n",
+		len, elen, fit);
+	n = d ? scmpc_stats(p, scmpc_prog_insns(prog), len, &so, st, ARRAY_SIZE(st), d) : -ENOMEM;
+	if (n < 0) {
+		fflush(out);
+		report_diag("stats", d, n);
+		n = 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct scmpc_arch_stats *s = &st[i];
+		const char *an = scmpc_arch_name(s->arch);
+
+		fprintf(out, "%s: path over %u argument-free numbers: worst %u, mean %.2f\n", an,
+			s->nr_probed, s->worst_path, s->mean_path);
+		if (s->nargsys) {
+			fprintf(out, "%s: worst path of argument-checked syscalls:", an);
+			for (unsigned k = 0; k < s->nargsys && k < SCMPC_STATS_MAX_ARGSYS; k++) {
+				char name[64];
+
+				if (!scmpc_syscall_name(s->arch, s->argsys[k].nr, name, sizeof(name)))
+					fmt_u64(s->argsys[k].nr, name, sizeof(name));
+				fprintf(out, "%s %s %u", k ? "," : "", name, s->argsys[k].worst_path);
+			}
+			fputc('\n', out);
+		}
+		if (!kernel_has_cache(c))
+			fprintf(out, "%s: none cacheable (" NO_CACHE_NOTE ")\n", an);
+		else if (abi_cacheable(s->arch))
+			fprintf(out, "%s: %u of %u unconditional allows cacheable\n", an,
+				s->cacheable, s->allow_unconditional);
+		else
+			fprintf(out, "%s: none cacheable (the kernel never caches x32 calls)\n", an);
+	}
+	fprintf(out, "compile time: %.3f ms (JSON parsing %.3f ms)\n",
+		(double)scmpc_prog_compile_ns(prog) / 1e6, parse_ms);
+	scmpc_diag_free(d);
+}
+
+static int cmd_compile(struct cli *c)
+{
+	const char *out = c->output;
+	bool to_file = out && strcmp(out, "-");
+	int format = c->format;
+	char *text = NULL, *rendered = NULL;
+	size_t text_len, rendered_len;
+	scmpc_policy *p = NULL;
+	scmpc_prog *prog = NULL;
+	scmpc_diag *d = NULL;
+	int status = EXIT_INPUT;
+	const char *name;
+	double t0;
+
+	if (c->npos != 1)
+		return usage_error(c->npos ? "compile takes one POLICY" : "compile needs a POLICY");
+	name = display_name(c->pos[0]);
+	if (format < 0) {
+		format = SCMPC_FORMAT_TEXT;
+		if (to_file && ends_with(out, ".bpf"))
+			format = SCMPC_FORMAT_BPF;
+		else if (to_file && (ends_with(out, ".c") || ends_with(out, ".h")))
+			format = SCMPC_FORMAT_C;
+	}
+	if (format == SCMPC_FORMAT_BPF && !to_file && isatty(STDOUT_FILENO))
+		return usage_error("refusing to write binary BPF to a terminal; use -o FILE");
+	if ((c->seen & F_NAME) && format != SCMPC_FORMAT_C)
+		return usage_error("--name applies to --format c only");
+
+	if (read_input(c->pos[0], &text, &text_len))
+		goto out;
+	t0 = now_ms();
+	if (load_policy_text(c, name, text, text_len, c->arch, &p))
+		goto out;
+	double parse_ms = now_ms() - t0;
+	if (compile_policy(name, p, &prog))
+		goto out;
+
+	struct scmpc_format_opts fo;
+	memset(&fo, 0, sizeof(fo));
+	fo.sz = sizeof(fo);
+	fo.c_name = c->c_name;
+	fo.arch = c->arch != SCMPC_ARCH_NONE ? c->arch
+		: scmpc_policy_arch_count(p) ? scmpc_policy_arch(p, 0) : SCMPC_ARCH_NONE;
+	d = scmpc_diag_new();
+	int rc = d ? scmpc_format(scmpc_prog_insns(prog), scmpc_prog_len(prog),
+				  (enum scmpc_format)format, &fo, &rendered, &rendered_len, d)
+		   : -ENOMEM;
+	if (rc < 0) {
+		report_diag(name, d, rc);
+		goto out;
+	}
+	if (write_output(out, rendered, rendered_len))
+		goto out;
+	if (c->stats)
+		print_stats(to_file ? stdout : stderr, c, p, prog, parse_ms);
+	status = EXIT_OK;
+out:
+	free(text);
+	free(rendered);
+	scmpc_diag_free(d);
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	return status;
+}
+
+/* --------------------------------------------------------------- explain */
+
+static int cmd_explain(struct cli *c)
+{
+	enum scmpc_arch a = c->arch != SCMPC_ARCH_NONE ? c->arch : native_arch();
+	uint64_t args[6] = { 0 }, v;
+	char buf[128], act[32], num[24];
+	struct filter f;
+	int64_t nr;
+	int status = EXIT_INPUT;
+
+	if (c->npos < 2)
+		return usage_error("explain needs a POLICY and a SYSCALL");
+	if (c->npos > 8)
+		return usage_error("a syscall has at most 6 arguments");
+	for (int i = 2; i < c->npos; i++)
+		if (!parse_u64(c->pos[i], &args[i - 2]))
+			return usage_error("invalid argument value '%s'", c->pos[i]);
+	if (parse_u64(c->pos[1], &v)) {
+		if (v > UINT32_MAX && v < 0xffffffff80000000ULL)
+			return usage_error("syscall number '%s' out of range", c->pos[1]);
+		nr = (uint32_t)v;
+		/* x32 numbers are the table's with the x32 bit; accept either. */
+		if (a == SCMPC_ARCH_X32)
+			nr |= X32_BIT;
+	} else {
+		nr = scmpc_syscall_resolve(a, c->pos[1]);
+		if (nr < 0) {
+			errorf("unknown syscall '%s' on %s", c->pos[1], scmpc_arch_name(a));
+			return EXIT_INPUT;
+		}
+	}
+	if (load_filter(c, c->pos[0], host_of(a), &f))
+		goto out;
+	if (!f.policy) {
+		errorf("%s: explain needs a policy, not a compiled filter (see 'inspect')", f.name);
+		goto out;
+	}
+
+	struct seccomp_data sd;
+	int rule = -1;
+	make_data(&sd, a, (uint32_t)nr, args);
+	uint32_t want = scmpc_policy_eval(f.policy, &sd, &rule);
+
+	printf("syscall: %s on %s", syscall_label(a, (uint32_t)nr, buf, sizeof(buf)),
+	       scmpc_arch_name(a));
+	int last = c->npos - 3;
+	for (int i = 0; i <= last; i++)
+		printf("%s%s", i ? ", " : ", arguments ", fmt_u64(args[i], num, sizeof(num)));
+	putchar('\n');
+
+	printf("action: %s\n", action_name(want, act, sizeof(act)));
+	if (rule >= 0) {
+		const char *origin = scmpc_policy_rule_origin(f.policy, (size_t)rule);
+
+		printf("decided by: %s (rule %d)\n", origin ? origin : "a rule without origin", rule);
+	} else {
+		bool has_abi = false;
+
+		for (size_t i = 0; i < scmpc_policy_arch_count(f.policy); i++)
+			has_abi |= scmpc_policy_arch(f.policy, i) == a;
+		if (!has_abi)
+			printf("decided by: the bad-arch action (the policy has no %s section)\n",
+			       scmpc_arch_name(a));
+		else if (want == scmpc_policy_default_action(f.policy))
+			printf("decided by: the default action (no rule matches)\n");
+		else
+			printf("decided by: the unknown-syscall action (the number is above the "
+			       "policy's threshold for syscalls newer than it)\n");
+	}
+
+	unsigned steps = 0;
+	uint32_t got = run(f.insns, f.len, a, (uint32_t)nr, args, &steps);
+	size_t *path = malloc(f.len * sizeof(*path));
+	size_t npath = path ? trace_path(f.insns, f.len, a, (uint32_t)nr, args, path) : 0;
+
+	printf("filter: %s after %u of %zu instructions\n", action_name(got, act, sizeof(act)),
+	       steps, f.len);
+	for (size_t i = 0; i < npath; i++) {
+		disasm(f.insns, path[i], buf, sizeof(buf));
+		printf("  %4zu: %s\n", path[i], buf);
+	}
+	free(path);
+	if (got != want)
+		errorf("warning: the compiled filter returns %s where the policy says %s",
+		       action_name(got, act, sizeof(act)), action_name(want, buf, sizeof(buf)));
+
+	uint32_t stop = 0;
+	if (!kernel_has_cache(c)) {
+		printf("cache: never cached (" NO_CACHE_NOTE ")\n");
+	} else if (!abi_cacheable(a)) {
+		printf("cache: never cached (x32 numbers are outside the kernel's bitmaps)\n");
+	} else if ((uint32_t)nr >= CACHE_NR) {
+		printf("cache: never cached (the number is outside the kernel's bitmap of %u)\n",
+		       CACHE_NR);
+	} else {
+		uint8_t bits[(CACHE_NR + 7) / 8];
+		int rc = cache_bits(c, f.insns, f.len, a, bits);
+		bool cached = rc >= 0 && (bits[nr / 8] >> (nr % 8)) & 1;
+		int const_allow = scmpc_cache_const_allow(f.insns, f.len, scmpc_arch_audit(a),
+							  (uint32_t)nr, &stop);
+
+		if (stop < f.len)
+			disasm(f.insns, stop, buf, sizeof(buf));
+		if (rc < 0)
+			printf("cache: cannot be predicted (%s)\n", strerror(-rc));
+		else if (cached && const_allow == 1)
+			printf("cache: cached: the kernel allows the call without running the "
+			       "filter\n");
+		else if (cached)
+			printf("cache: cached although the filter does not allow it: the kernel "
+			       "lets this call bypass every filter\n");
+		else if (stop < f.len && BPF_CLASS(f.insns[stop].code) == BPF_RET)
+			printf("cache: not cached: the argument-free path ends in insn %u: %s\n",
+			       stop, buf);
+		else if (stop < f.len)
+			printf("cache: not cached: the kernel's check gives up at insn %u: %s\n",
+			       stop, buf);
+		else
+			printf("cache: not cached\n");
+	}
+	status = EXIT_OK;
+out:
+	filter_free(&f);
+	return status;
+}
+
+/* --------------------------------------------------------------- inspect */
+
+#define MAX_OUTCOMES 4
+
+struct decision {
+	uint32_t nr;
+	uint32_t act;			/* with zero arguments */
+	bool dep;			/* depends on the arguments */
+	uint32_t outcomes[MAX_OUTCOMES];
+	unsigned nout;
+};
+
+static void outcome_add(struct decision *d, uint32_t act)
+{
+	for (unsigned i = 0; i < d->nout; i++)
+		if (d->outcomes[i] == act)
+			return;
+	if (d->nout < MAX_OUTCOMES)
+		d->outcomes[d->nout++] = act;
+}
+
+static void decide(const struct filter *f, const struct probe_vals *pv, enum scmpc_arch a,
+		   uint32_t nr, struct decision *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->nr = nr;
+	d->act = run(f->insns, f->len, a, nr, NULL, NULL);
+	d->dep = depends_on_args(f, a, nr);
+	outcome_add(d, d->act);
+	if (!d->dep)
+		return;
+
+	const struct filter *fs[1] = { f };
+	struct bases b;
+	uint64_t args[6];
+	bases_init(&b, fs, 1, a, nr);
+	for (size_t k = 0; k < b.n; k++) {
+		for (int i = 0; i < 6; i++) {
+			memcpy(args, b.v[k], sizeof(args));
+			for (size_t j = 0; j < pv->arg[i].n && d->nout < MAX_OUTCOMES; j++) {
+				args[i] = pv->arg[i].v[j];
+				outcome_add(d, run(f->insns, f->len, a, nr, args, NULL));
+			}
+		}
+	}
+}
+
+static void print_range(const struct decision *from, const struct decision *to, enum scmpc_arch a)
+{
+	char label[96], n1[24], n2[24], act[32];
+
+	if (from == to)
+		syscall_label(a, from->nr, label, sizeof(label));
+	else
+		snprintf(label, sizeof(label), "%s-%s", fmt_u64(from->nr, n1, sizeof(n1)),
+			 fmt_u64(to->nr, n2, sizeof(n2)));
+	printf("  %-28s ", label);
+	if (!from->dep) {
+		printf("%s\n", action_name(from->act, act, sizeof(act)));
+		return;
+	}
+	printf("depends on arguments:");
+	for (unsigned i = 0; i < from->nout; i++)
+		printf("%s %s", i ? "," : "", action_name(from->outcomes[i], act, sizeof(act)));
+	printf("\n");
+}
+
+static bool is_allow(uint32_t act)
+{
+	return (act & 0xffff0000U) == SCMPC_ACT_ALLOW;
+}
+
+static int inspect_abi(const struct filter *f, const struct probe_vals *pv, enum scmpc_arch a,
+		       const struct cli *c)
+{
+	struct nr_list nrs = { 0 };
+	struct decision *ds;
+	char label[96], buf[128];
+
+	if (nr_probes(a, &nrs))
+		return -1;
+	ds = calloc(nrs.n, sizeof(*ds));
+	if (!ds) {
+		free(nrs.v);
+		return -1;
+	}
+	for (size_t i = 0; i < nrs.n; i++)
+		decide(f, pv, a, nrs.v[i], &ds[i]);
+
+	printf("%s (AUDIT_ARCH 0x%08x%s):\n", scmpc_arch_name(a), scmpc_arch_audit(a),
+	       a == SCMPC_ARCH_X32 ? ", numbers with bit 30 set" : "");
+	for (size_t i = 0; i < nrs.n;) {
+		size_t j = i;
+
+		while (!ds[i].dep && j + 1 < nrs.n && !ds[j + 1].dep && ds[j + 1].act == ds[i].act &&
+		       ds[j + 1].nr == ds[j].nr + 1)
+			j++;
+		print_range(&ds[i], &ds[j], a);
+		i = j + 1;
+	}
+
+	if (!kernel_has_cache(c)) {
+		printf("  cache: never (" NO_CACHE_NOTE ")\n");
+		goto out;
+	}
+	if (!abi_cacheable(a)) {
+		printf("  cache: never (x32 numbers are outside the kernel's bitmaps)\n");
+		goto out;
+	}
+	uint8_t bits[(CACHE_NR + 7) / 8];
+	int cached = cache_bits(c, f->insns, f->len, a, bits);
+	if (cached < 0) {
+		printf("  cache: cannot be predicted for %s (%s)\n", scmpc_arch_name(a),
+		       strerror(-cached));
+		goto out;
+	}
+	printf("  cache: %d of %u numbers cached\n", cached, CACHE_NR);
+	bool header = false;
+	for (size_t i = 0; i < nrs.n && ds[i].nr < CACHE_NR; i++) {
+		bool allows = false;
+		uint32_t stop = 0;
+
+		for (unsigned k = 0; k < ds[i].nout; k++)
+			allows |= is_allow(ds[i].outcomes[k]);
+		if (!allows || (bits[ds[i].nr / 8] & (1U << (ds[i].nr % 8))))
+			continue;
+		if (!header)
+			printf("  allowed but not cached:\n");
+		header = true;
+		scmpc_cache_const_allow(f->insns, f->len, scmpc_arch_audit(a), ds[i].nr, &stop);
+		if (stop < f->len)
+			disasm(f->insns, stop, buf, sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "(past the end)");
+		printf("    %-26s insn %u: %s\n", syscall_label(a, ds[i].nr, label, sizeof(label)),
+		       stop, buf);
+	}
+out:
+	free(ds);
+	free(nrs.v);
+	return 0;
+}
+
+static int cmd_inspect(struct cli *c)
+{
+	struct probe_vals pv;
+	struct abi_list abis = { .n = 0 };
+	struct filter f;
+	char *buf = NULL;
+	size_t size;
+	int status = EXIT_INPUT;
+
+	memset(&pv, 0, sizeof(pv));
+	memset(&f, 0, sizeof(f));
+	if (c->npos != 1)
+		return usage_error(c->npos ? "inspect takes one FILE" : "inspect needs a FILE");
+	if ((c->seen & F_FORMAT) && c->format != SCMPC_FORMAT_TEXT)
+		return usage_error("inspect prints --format text only");
+	f.name = display_name(c->pos[0]);
+	if (read_input(c->pos[0], &buf, &size))
+		goto out;
+	if (load_raw(f.name, buf, size, &f))
+		goto out;
+	if (filter_prepare_marks(&f) || probe_vals_from_prog(&pv, &f) ||
+	    probe_vals_finish(&pv)) {
+		errorf("%s", strerror(ENOMEM));
+		goto out;
+	}
+
+	size_t elen = 0;
+	scmpc_prog *wrapped = NULL;
+	if (scmpc_prog_new(f.insns, f.len, &wrapped, NULL) == 0)
+		elen = scmpc_prog_ebpf_len(wrapped);
+	scmpc_prog_free(wrapped);
+	printf("%s: %zu instructions (%zu eBPF), accepted by the kernel's rules\n", f.name, f.len,
+	       elen);
+
+	if (c->arch != SCMPC_ARCH_NONE) {
+		abi_add(&abis, c->arch);
+	} else {
+		abi_add_host_group(&abis, native_arch());
+		abi_add_from_prog(&abis, f.insns, f.len);
+	}
+	if (c->format == SCMPC_FORMAT_TEXT) {
+		struct scmpc_format_opts fo;
+		scmpc_diag *d = scmpc_diag_new();
+		char *text = NULL;
+		size_t tlen = 0;
+
+		memset(&fo, 0, sizeof(fo));
+		fo.sz = sizeof(fo);
+		fo.arch = abis.a[0];
+		int rc = d ? scmpc_format(f.insns, f.len, SCMPC_FORMAT_TEXT, &fo, &text, &tlen, d)
+			   : -ENOMEM;
+		if (rc < 0) {
+			report_diag(f.name, d, rc);
+			scmpc_diag_free(d);
+			goto out;
+		}
+		fwrite(text, 1, tlen, stdout);
+		if (tlen && text[tlen - 1] != '\n')
+			putchar('\n');
+		free(text);
+		scmpc_diag_free(d);
+	}
+	for (size_t i = 0; i < abis.n; i++) {
+		if (inspect_abi(&f, &pv, abis.a[i], c)) {
+			errorf("%s", strerror(ENOMEM));
+			goto out;
+		}
+	}
+	status = EXIT_OK;
+out:
+	free(buf);
+	probe_vals_free(&pv);
+	filter_free(&f);
+	return status;
+}
+
+/* ------------------------------------------------------------------ diff */
+
+struct difference {
+	uint32_t nr;
+	int arg;			/* varied argument; -1: none (all zero); -2: the vector */
+	uint64_t args[6];		/* the vector, args[arg] ignored */
+	uint64_t lo, hi;		/* range of the varied argument */
+	uint32_t a, b;
+};
+
+struct diff_out {
+	struct difference *v;
+	size_t n, cap;
+};
+
+/* Past this many argument differences for one number, the rest add noise. */
+#define MAX_ARG_DIFFS 8
+
+static int diff_push(struct diff_out *o, const struct difference *d)
+{
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? o->cap * 2 : 64;
+		struct difference *nv = realloc(o->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		o->v = nv;
+		o->cap = cap;
+	}
+	o->v[o->n++] = *d;
+	return 0;
+}
+
+/* The same argument range differing the same way from another base vector
+ * says nothing new. */
+static bool diff_seen(const struct diff_out *o, size_t from, const struct difference *d)
+{
+	for (size_t i = from; i < o->n; i++) {
+		const struct difference *e = &o->v[i];
+
+		if (e->arg == d->arg && e->lo == d->lo && e->hi == d->hi && e->a == d->a &&
+		    e->b == d->b && (d->arg != -2 || !memcmp(e->args, d->args, sizeof(e->args))))
+			return true;
+	}
+	return false;
+}
+
+static int diff_add(struct diff_out *o, size_t from, const struct difference *d, bool *full)
+{
+	if (diff_seen(o, from, d))
+		return 0;
+	if (o->n - from >= MAX_ARG_DIFFS) {
+		*full = true;
+		return 0;
+	}
+	return diff_push(o, d);
+}
+
+/* A base vector that differs by itself: with one non-zero argument it reads
+ * as that argument's value, otherwise as the whole vector. */
+static int diff_add_vector(struct diff_out *o, size_t from, uint32_t nr, const uint64_t *args,
+			   uint32_t ra, uint32_t rb, bool *full)
+{
+	struct difference d = { .nr = nr, .arg = -2, .a = ra, .b = rb };
+	int nonzero = 0, which = 0;
+
+	/* a whole vector is worth a line only for a new kind of difference */
+	for (size_t i = from; i < o->n; i++)
+		if (o->v[i].a == ra && o->v[i].b == rb)
+			return 0;
+
+	for (int i = 0; i < 6; i++)
+		if (args[i]) {
+			nonzero++;
+			which = i;
+		}
+	if (nonzero == 1) {
+		d.arg = which;
+		d.lo = d.hi = args[which];
+	} else {
+		memcpy(d.args, args, sizeof(d.args));
+	}
+	return diff_add(o, from, &d, full);
+}
+
+/* Differences for one number that depend on arguments: from each base
+ * vector, vary one argument at a time over the probe values, keep what
+ * differs otherwise than the base itself does, and merge runs into ranges.
+ * The probes hold every constant the filters compare an argument word with
+ * and its neighbours, so between two adjacent probes no equality or order
+ * test changes its outcome: a run of adjacent probes is a range.  A mask
+ * breaks that, and then only consecutive integers merge. */
+static int diff_args(const struct filter *fa, const struct filter *fb, const struct probe_vals *pv,
+		     enum scmpc_arch a, uint32_t nr, uint32_t a0, uint32_t b0, struct bases *b,
+		     struct diff_out *out)
+{
+	const struct filter *fs[2] = { fa, fb };
+	size_t from = out->n;
+	bool full = false;
+	uint64_t args[6];
+
+	unsigned masked = masked_args(fa, a, nr) | masked_args(fb, a, nr);
+	bool compat = arch_info(a) && arch_info(a)->compat32;
+
+	bases_init(b, fs, 2, a, nr);
+	for (size_t k = 0; k < b->n && !full; k++) {
+		uint32_t ak = run(fa->insns, fa->len, a, nr, b->v[k], NULL);
+		uint32_t bk = run(fb->insns, fb->len, a, nr, b->v[k], NULL);
+
+		/* base 0 is all zeros: the caller reported it, and what differs
+		 * as it does needs no second line */
+		if (k && ak != bk && (ak != a0 || bk != b0) &&
+		    diff_add_vector(out, from, nr, b->v[k], ak, bk, &full))
+			return -1;
+		for (int i = 0; i < 6 && !full; i++) {
+			struct difference cur = { .nr = nr, .arg = -1 };
+
+			memcpy(args, b->v[k], sizeof(args));
+			for (size_t j = 0; j <= pv->arg[i].n; j++) {
+				bool end = j == pv->arg[i].n;
+				uint32_t ra = 0, rb = 0;
+
+				if (!end) {
+					args[i] = pv->arg[i].v[j];
+					ra = run(fa->insns, fa->len, a, nr, args, NULL);
+					rb = run(fb->insns, fb->len, a, nr, args, NULL);
+				}
+				bool differs = !end && ra != rb && (ra != ak || rb != bk) &&
+					       (ra != a0 || rb != b0);
+				/* On a 32-bit ABI a value with a high word matters only
+				 * when a filter reads that word (a bypass); otherwise
+				 * it repeats its low word's line. */
+				if (differs && compat && args[i] >> 32) {
+					uint64_t low[6];
+
+					memcpy(low, args, sizeof(low));
+					low[i] = (uint32_t)args[i];
+					differs = run(fa->insns, fa->len, a, nr, low, NULL) != ra ||
+						  run(fb->insns, fb->len, a, nr, low, NULL) != rb;
+				}
+				bool adjacent = !(masked & (1U << i)) || args[i] == cur.hi + 1;
+				if (cur.arg >= 0 && (!differs || ra != cur.a || rb != cur.b ||
+						     !adjacent)) {
+					if (diff_add(out, from, &cur, &full))
+						return -1;
+					cur.arg = -1;
+				}
+				if (!differs)
+					continue;
+				if (cur.arg < 0) {
+					cur.arg = i;
+					memcpy(cur.args, b->v[k], sizeof(cur.args));
+					cur.lo = args[i];
+					cur.a = ra;
+					cur.b = rb;
+				}
+				cur.hi = args[i];
+			}
+		}
+	}
+	if (full) {
+		struct difference more = { .nr = nr, .arg = -3 };
+
+		if (diff_push(out, &more))
+			return -1;
+	}
+	return 0;
+}
+
+static void print_args(const struct difference *d)
+{
+	char n1[24], n2[24];
+	bool ones = true;
+
+	for (int i = 0; i < 6; i++)
+		if (i != d->arg)
+			ones &= d->args[i] == UINT64_MAX;
+	if (d->arg < 0 && ones) {
+		printf("arguments all ones");
+		return;
+	}
+	for (int i = 0, sep = 0; i < 6; i++) {
+		if (i == d->arg) {
+			printf("%sarg%d=%s", sep++ ? " " : "", i, fmt_u64(d->lo, n1, sizeof(n1)));
+			if (d->hi != d->lo)
+				printf("-%s", fmt_u64(d->hi, n2, sizeof(n2)));
+		} else if (d->args[i] && !ones) {
+			printf("%sarg%d=%s", sep++ ? " " : "", i, fmt_u64(d->args[i], n1, sizeof(n1)));
+		}
+	}
+	if (ones)
+		printf(" (other arguments all ones)");
+}
+
+static int diff_abi(const struct filter *fa, const struct filter *fb, const struct probe_vals *pv,
+		    enum scmpc_arch a, bool *differ)
+{
+	struct nr_list nrs = { 0 };
+	struct diff_out out = { 0 };
+	struct bases *b = malloc(sizeof(*b));
+	char label[96], n1[24], n2[24], acta[32], actb[32];
+	const char *an = scmpc_arch_name(a);
+	int rc = -1;
+
+	if (!b || nr_probes(a, &nrs))
+		goto done;
+	for (size_t i = 0; i < nrs.n; i++) {
+		uint32_t nr = nrs.v[i];
+		uint32_t a0 = run(fa->insns, fa->len, a, nr, NULL, NULL);
+		uint32_t b0 = run(fb->insns, fb->len, a, nr, NULL, NULL);
+
+		if (a0 != b0) {
+			struct difference d = { .nr = nr, .arg = -1, .a = a0, .b = b0 };
+
+			if (diff_push(&out, &d))
+				goto done;
+		}
+		if ((depends_on_args(fa, a, nr) || depends_on_args(fb, a, nr)) &&
+		    diff_args(fa, fb, pv, a, nr, a0, b0, b, &out))
+			goto done;
+	}
+
+	for (size_t i = 0; i < out.n;) {
+		const struct difference *d = &out.v[i];
+		size_t j = i;
+
+		*differ = true;
+		if (d->arg == -3) {
+			printf("%s %s: more argument values differ\n", an,
+			       syscall_label(a, d->nr, label, sizeof(label)));
+			i++;
+			continue;
+		}
+		if (d->arg == -1) {
+			while (j + 1 < out.n && out.v[j + 1].arg == -1 &&
+			       out.v[j + 1].nr == out.v[j].nr + 1 && out.v[j + 1].a == d->a &&
+			       out.v[j + 1].b == d->b)
+				j++;
+		}
+		if (j == i)
+			printf("%s %s", an, syscall_label(a, d->nr, label, sizeof(label)));
+		else
+			printf("%s %s-%s", an, fmt_u64(d->nr, n1, sizeof(n1)),
+			       fmt_u64(out.v[j].nr, n2, sizeof(n2)));
+		if (d->arg != -1) {
+			putchar(' ');
+			print_args(d);
+		}
+		printf(": A=%s B=%s\n", action_name(d->a, acta, sizeof(acta)),
+		       action_name(d->b, actb, sizeof(actb)));
+		i = j + 1;
+	}
+	rc = 0;
+done:
+	free(b);
+	free(out.v);
+	free(nrs.v);
+	return rc;
+}
+
+/* The library's own semantic check catches what the probe points missed:
+ * it knows the policy's structure, not just its constants. */
+static bool verify_against(const struct filter *pol, const struct filter *other)
+{
+	scmpc_diag *d = scmpc_diag_new();
+	int rc;
+
+	if (!pol->policy || !d) {
+		scmpc_diag_free(d);
+		return true;
+	}
+	rc = scmpc_verify_policy(pol->policy, other->insns, other->len, d);
+	if (rc < 0) {
+		const char *where = scmpc_diag_where(d);
+
+		printf("%s decides differently from the policy %s: %s%s%s\n", other->name, pol->name,
+		       where, *where ? ": " : "", scmpc_diag_message(d));
+	}
+	scmpc_diag_free(d);
+	return rc >= 0;
+}
+
+static int cmd_diff(struct cli *c)
+{
+	enum scmpc_arch target = host_of(c->arch != SCMPC_ARCH_NONE ? c->arch : native_arch());
+	struct filter fa, fb;
+	struct probe_vals pv;
+	struct abi_list abis = { .n = 0 };
+	bool differ = false;
+	int status = EXIT_USAGE;
+
+	memset(&fa, 0, sizeof(fa));
+	memset(&fb, 0, sizeof(fb));
+	memset(&pv, 0, sizeof(pv));
+	if (c->npos != 2)
+		return usage_error("diff needs two inputs, A and B");
+	if (!strcmp(c->pos[0], "-") && !strcmp(c->pos[1], "-"))
+		return usage_error("only one of A and B can be standard input");
+	if (load_filter(c, c->pos[0], target, &fa) || load_filter(c, c->pos[1], target, &fb))
+		goto out;
+
+	struct filter *both[2] = { &fa, &fb };
+	for (int k = 0; k < 2; k++) {
+		struct filter *f = both[k];
+
+		if ((f->policy && probe_vals_from_policy(&pv, f->policy)) ||
+		    probe_vals_from_prog(&pv, f)) {
+			errorf("%s", strerror(ENOMEM));
+			goto out;
+		}
+	}
+	if (probe_vals_finish(&pv)) {
+		errorf("%s", strerror(ENOMEM));
+		goto out;
+	}
+
+	if (c->arch != SCMPC_ARCH_NONE) {
+		abi_add(&abis, c->arch);
+	} else {
+		abi_add_host_group(&abis, target);
+		for (int k = 0; k < 2; k++) {
+			const struct filter *f = both[k];
+
+			if (f->policy)
+				for (size_t i = 0; i < scmpc_policy_arch_count(f->policy); i++)
+					abi_add(&abis, scmpc_policy_arch(f->policy, i));
+			else
+				abi_add_from_prog(&abis, f->insns, f->len);
+		}
+	}
+	for (size_t i = 0; i < abis.n; i++) {
+		if (diff_abi(&fa, &fb, &pv, abis.a[i], &differ)) {
+			errorf("%s", strerror(ENOMEM));
+			goto out;
+		}
+	}
+	if (!differ && c->arch == SCMPC_ARCH_NONE)
+		differ = !verify_against(&fa, &fb) || !verify_against(&fb, &fa);
+	status = differ ? EXIT_INPUT : EXIT_OK;
+out:
+	probe_vals_free(&pv);
+	filter_free(&fa);
+	filter_free(&fb);
+	return status;
+}
+
+/* ------------------------------------------------------------------ main */
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(struct cli *);
+		unsigned allowed;
+	} cmds[] = {
+		{ "compile", cmd_compile,
+		  F_OUTPUT | F_FORMAT | F_ARCH | F_POLICY | F_STATS | F_NAME },
+		{ "explain", cmd_explain, F_ARCH | F_POLICY },
+		{ "inspect", cmd_inspect, F_ARCH | F_FORMAT | F_KERNEL },
+		{ "diff", cmd_diff, F_ARCH | F_POLICY },
+	};
+	struct cli c;
+	int status;
+
+	memset(&c, 0, sizeof(c));
+	c.format = -1;
+	if (argc < 2)
+		return usage_error("missing command (compile, explain, inspect or diff)");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_help(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf(PROG_NAME " %s\n", scmpc_version());
+		return EXIT_OK;
+	}
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			break;
+	if (i == ARRAY_SIZE(cmds)) {
+		if (argv[1][0] == '-')
+			return usage_error("unknown option '%s'", argv[1]);
+		return usage_error("unknown command '%s' (compile, explain, inspect or diff)", argv[1]);
+	}
+	c.cmd = cmds[i].name;
+	install_signal_cleanup();
+	status = parse_args(argc - 1, argv + 1, cmds[i].allowed, &c);
+	if (status == EXIT_OK)
+		status = cmds[i].fn(&c);
+	free_caps(c.caps);
+	if (fflush(stdout) || ferror(stdout)) {
+		errorf("standard output: %s", strerror(errno));
+		if (status == EXIT_OK)
+			status = EXIT_INPUT;
+	}
+	return status;
+}

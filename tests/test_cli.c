@@ -1,0 +1,721 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * scmp-compile end to end: the built binary ($SCMP_COMPILE) is run with
+ * fork/exec and judged by exit status, output and the files it leaves.
+ * Expected strings are written from the documentation and the profiles'
+ * content, not captured from the program.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "scmpc.h"
+
+struct result {
+	int status;		/* exit status, or 128 + signal */
+	char *out, *err;
+	size_t out_len, err_len;
+};
+
+static char tmpdir[256];
+
+static const char *cli_path(void)
+{
+	const char *p = getenv("SCMP_COMPILE");
+	return p && *p ? p : "tools/scmp-compile";
+}
+
+static const char *policies_dir(void)
+{
+	const char *p = getenv("SCMPC_POLICIES");
+	return p && *p ? p : "../shared/policies";
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	static char bufs[8][4096];
+	static int next;
+	char *b = bufs[next++ % 8];
+
+	snprintf(b, sizeof(bufs[0]), "%s/%s", dir, name);
+	return b;
+}
+
+static char *tmp(const char *name)
+{
+	return path_in(tmpdir, name);
+}
+
+static char *policy(const char *name)
+{
+	return path_in(policies_dir(), name);
+}
+
+static void append(char **buf, size_t *len, const char *data, size_t n)
+{
+	char *nb = realloc(*buf, *len + n + 1);
+
+	assert_non_null(nb);
+	memcpy(nb + *len, data, n);
+	*len += n;
+	nb[*len] = '\0';
+	*buf = nb;
+}
+
+/* Run the CLI with ARGV (NULL-terminated, without argv[0]) and IN on its
+ * standard input; both pipes are drained together so neither side blocks. */
+static struct result run_argv(const char *in, char *const *args)
+{
+	int pin[2], pout[2], perr[2];
+	struct result r = { 0 };
+	char *argv[64];
+	size_t n = 0, in_len = in ? strlen(in) : 0, in_off = 0;
+	pid_t pid;
+
+	argv[n++] = (char *)cli_path();
+	for (size_t i = 0; args[i]; i++) {
+		assert_true(n < 63);
+		argv[n++] = args[i];
+	}
+	argv[n] = NULL;
+	assert_int_equal(pipe2(pin, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(pout, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(perr, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(pin[0], 0);
+		dup2(pout[1], 1);
+		dup2(perr[1], 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pin[0]);
+	close(pout[1]);
+	close(perr[1]);
+	if (!in_len) {
+		close(pin[1]);
+		pin[1] = -1;
+	} else {
+		fcntl(pin[1], F_SETFL, O_NONBLOCK);
+	}
+	r.out = calloc(1, 1);
+	r.err = calloc(1, 1);
+	int open_fds = 2;
+	while (open_fds) {
+		struct pollfd pf[3] = {
+			{ .fd = pout[0], .events = POLLIN },
+			{ .fd = perr[0], .events = POLLIN },
+			{ .fd = pin[1], .events = POLLOUT },
+		};
+		char buf[65536];
+
+		assert_true(poll(pf, 3, 60000) > 0);
+		for (int k = 0; k < 2; k++) {
+			if (pf[k].fd < 0 || !(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t got = read(pf[k].fd, buf, sizeof(buf));
+			if (got > 0) {
+				if (k == 0)
+					append(&r.out, &r.out_len, buf, (size_t)got);
+				else
+					append(&r.err, &r.err_len, buf, (size_t)got);
+			} else if (got == 0 || errno != EINTR) {
+				close(pf[k].fd);
+				if (k == 0)
+					pout[0] = -1;
+				else
+					perr[0] = -1;
+				open_fds--;
+			}
+		}
+		if (pin[1] >= 0 && (pf[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+			ssize_t w = write(pin[1], in + in_off, in_len - in_off);
+			if (w > 0)
+				in_off += (size_t)w;
+			if (w < 0 || in_off == in_len) {
+				close(pin[1]);
+				pin[1] = -1;
+			}
+		}
+	}
+	if (pin[1] >= 0)
+		close(pin[1]);
+	int ws;
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	if (r.status >= 128 || r.status == 127)
+		fail_msg("%s crashed or could not run (status %d)\nstderr: %s", argv[0], r.status,
+			 r.err);
+	return r;
+}
+
+#define RUN(...) run_argv(NULL, (char *const[]){ __VA_ARGS__, NULL })
+#define RUN_IN(in, ...) run_argv(in, (char *const[]){ __VA_ARGS__, NULL })
+
+static void result_free(struct result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static void expect(const struct result *r, int status, const char *in_out, const char *in_err)
+{
+	if (r->status != status || (in_out && !strstr(r->out, in_out)) ||
+	    (in_err && !strstr(r->err, in_err)))
+		fail_msg("status %d (want %d), stdout %s %s, stderr %s %s\n--- stdout:\n%s\n--- stderr:\n%s",
+			 r->status, status, in_out ? "should contain" : "", in_out ? in_out : "",
+			 in_err ? "should contain" : "", in_err ? in_err : "", r->out, r->err);
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	write_file(path, text, strlen(text));
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0;
+	char chunk[4096];
+	size_t got;
+
+	if (!f)
+		return NULL;
+	buf = calloc(1, 1);
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		append(&buf, &n, chunk, got);
+	fclose(f);
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* Files in the scratch directory whose names start with '.': what an
+ * interrupted or failed atomic write would leave behind. */
+static int hidden_files(void)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int setup_tmp(void **state)
+{
+	(void)state;
+	const char *base = getenv("TMPDIR");
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/scmpc-cli-XXXXXX", base && *base ? base : "/tmp");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_tmp(void **state)
+{
+	(void)state;
+	return nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A small OCI policy for x86_64 only, so differences are easy to name. */
+#define SMALL_POLICY(extra_names, socket_rule)                                   \
+	"{\n"                                                                    \
+	"  \"defaultAction\": \"SCMP_ACT_ERRNO\",\n"                             \
+	"  \"architectures\": [\"SCMP_ARCH_X86_64\"],\n"                         \
+	"  \"syscalls\": [\n"                                                    \
+	"    {\"names\": [\"read\", \"write\", \"exit_group\"" extra_names "],\n" \
+	"     \"action\": \"SCMP_ACT_ALLOW\"}" socket_rule "\n"                   \
+	"  ]\n"                                                                  \
+	"}\n"
+
+#define SOCKET_NOT_40                                                            \
+	",\n    {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\",\n"     \
+	"     \"args\": [{\"index\": 0, \"value\": 40, \"op\": \"SCMP_CMP_NE\"}]}"
+#define SOCKET_ANY ",\n    {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\"}"
+
+/* ------------------------------------------------------------------ tests */
+
+static void test_help_and_version(void **state)
+{
+	(void)state;
+	char want[64];
+	struct result r;
+
+	r = RUN("--help");
+	expect(&r, 0, "Usage:", NULL);
+	for (const char *const *w = (const char *const[]){ "compile", "explain", "inspect", "diff",
+							   "--format", "--stats", NULL };
+	     *w; w++)
+		assert_non_null(strstr(r.out, *w));
+	assert_int_equal(r.err_len, 0);
+	result_free(&r);
+
+	r = RUN("compile", "--help");
+	expect(&r, 0, "Usage:", NULL);
+	result_free(&r);
+
+	snprintf(want, sizeof(want), "scmp-compile %d.%d.%d\n", SCMPC_VERSION_MAJOR,
+		 SCMPC_VERSION_MINOR, SCMPC_VERSION_MICRO);
+	r = RUN("--version");
+	expect(&r, 0, NULL, NULL);
+	assert_string_equal(r.out, want);
+	result_free(&r);
+}
+
+static void test_usage_errors(void **state)
+{
+	(void)state;
+	char *docker = policy("docker-default.json");
+	char *const *cases[] = {
+		(char *const[]){ NULL },
+		(char *const[]){ "frobnicate", NULL },
+		(char *const[]){ "--bogus", NULL },
+		(char *const[]){ "compile", NULL },
+		(char *const[]){ "compile", docker, docker, NULL },
+		(char *const[]){ "compile", docker, "--format", "elf", NULL },
+		(char *const[]){ "compile", docker, "--arch", "sparc", NULL },
+		(char *const[]){ "compile", docker, "--kernel", "six", NULL },
+		(char *const[]){ "compile", docker, "--kernel", "0.0", NULL },
+		(char *const[]){ "compile", docker, "--caps", "CAP_NOPE", NULL },
+		(char *const[]){ "compile", docker, "-o", NULL },
+		(char *const[]){ "compile", docker, "--frobnicate", NULL },
+		(char *const[]){ "explain", docker, NULL },
+		(char *const[]){ "explain", docker, "read", "zz", NULL },
+		(char *const[]){ "explain", docker, "read", "1", "2", "3", "4", "5", "6", "7", NULL },
+		(char *const[]){ "explain", docker, "read", "--stats", NULL },
+		(char *const[]){ "inspect", NULL },
+		(char *const[]){ "inspect", docker, "--format", "c", NULL },
+		(char *const[]){ "diff", docker, NULL },
+		(char *const[]){ "diff", "-", "-", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct result r = run_argv(NULL, cases[i]);
+
+		if (r.status != 2 || !strstr(r.err, "scmp-compile: ") || r.out_len)
+			fail_msg("case %zu (%s %s): status %d, stderr: %s, stdout: %s", i,
+				 cases[i][0] ? cases[i][0] : "", cases[i][0] && cases[i][1] ? cases[i][1] : "",
+				 r.status, r.err, r.out);
+		result_free(&r);
+	}
+}
+
+static void test_compile_shared_policies(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "docker-default.json", "podman-default.json",
+					     "oci-runc-testdata-1.json", "oci-runc-testdata-2.json" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char out[256];
+		size_t len = 0;
+		struct result r;
+
+		snprintf(out, sizeof(out), "%s.bpf", names[i]);
+		r = RUN("compile", policy(names[i]), "-o", tmp(out), "-q");
+		expect(&r, 0, NULL, NULL);
+		assert_int_equal(r.out_len, 0);
+		result_free(&r);
+		char *data = read_file(tmp(out), &len);
+		assert_non_null(data);
+		if (len == 0 || len % 8 || len > 4096 * 8)
+			fail_msg("%s: %zu bytes is not a filter", out, len);
+		free(data);
+	}
+	assert_int_equal(hidden_files(), 0);
+}
+
+static void test_compile_formats(void **state)
+{
+	(void)state;
+	char *docker = policy("docker-default.json");
+	struct result r;
+	size_t bpf_len, len;
+
+	r = RUN("compile", docker, "-o", tmp("fmt.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	free(read_file(tmp("fmt.bpf"), &bpf_len));
+
+	/* text is the default on stdout; one line per instruction at least */
+	r = RUN("compile", docker, "-q");
+	expect(&r, 0, NULL, NULL);
+	size_t lines = 0;
+	for (size_t i = 0; i < r.out_len; i++)
+		lines += r.out[i] == '\n';
+	assert_true(lines >= bpf_len / 8);
+	result_free(&r);
+
+	/* C by extension, with the array name asked for */
+	r = RUN("compile", docker, "-o", tmp("fmt.c"), "--name", "docker_filter", "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	char *c = read_file(tmp("fmt.c"), &len);
+	assert_non_null(c);
+	assert_non_null(strstr(c, "struct sock_filter"));
+	assert_non_null(strstr(c, "docker_filter"));
+	free(c);
+
+	/* an explicit format beats the extension */
+	r = RUN("compile", docker, "-o", tmp("fmt-raw.txt"), "-f", "bpf", "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	free(read_file(tmp("fmt-raw.txt"), &len));
+	assert_int_equal(len, bpf_len);
+
+	/* '-' reads the policy from standard input */
+	char *text = read_file(docker, NULL);
+	assert_non_null(text);
+	r = RUN_IN(text, "compile", "-", "-o", tmp("stdin.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	free(text);
+	free(read_file(tmp("stdin.bpf"), &len));
+	assert_int_equal(len, bpf_len);
+	assert_int_equal(hidden_files(), 0);
+}
+
+static void test_failed_compile_keeps_old_output(void **state)
+{
+	(void)state;
+	static const char old[] = "previous filter, must survive\n";
+	static const char *const bad[] = {
+		"{ \"defaultAction\": \"SCMP_ACT_FROBNICATE\" }\n",
+		"{ \"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [ { \"names\": [\"read\"],",
+		"not json at all\n",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct result r;
+		size_t len;
+
+		write_text(tmp("bad.json"), bad[i]);
+		write_text(tmp("keep.bpf"), old);
+		r = RUN("compile", tmp("bad.json"), "-o", tmp("keep.bpf"));
+		expect(&r, 1, NULL, "scmp-compile: ");
+		assert_non_null(strstr(r.err, "bad.json"));
+		result_free(&r);
+		char *now = read_file(tmp("keep.bpf"), &len);
+		assert_non_null(now);
+		assert_string_equal(now, old);
+		free(now);
+		assert_int_equal(hidden_files(), 0);
+	}
+
+	/* an output directory that does not exist: nothing is created */
+	struct result nodir = RUN("compile", policy("docker-default.json"), "-q", "-o",
+				  tmp("no-such-dir/x.bpf"));
+	expect(&nodir, 1, NULL, "no-such-dir/x.bpf");
+	result_free(&nodir);
+
+	/* a successful run replaces the content but keeps the file's mode */
+	struct stat st;
+	write_text(tmp("mode.bpf"), old);
+	assert_int_equal(chmod(tmp("mode.bpf"), 0600), 0);
+	struct result ok = RUN("compile", policy("docker-default.json"), "-q", "-o",
+			       tmp("mode.bpf"));
+	expect(&ok, 0, NULL, NULL);
+	result_free(&ok);
+	assert_int_equal(stat(tmp("mode.bpf"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_true(st.st_size > 0 && st.st_size % 8 == 0);
+	assert_int_equal(hidden_files(), 0);
+
+	/* a missing policy is an input error, and creates no output */
+	struct result r = RUN("compile", tmp("no-such.json"), "-o", tmp("never.bpf"));
+	expect(&r, 1, NULL, "no-such.json");
+	result_free(&r);
+	assert_int_equal(access(tmp("never.bpf"), F_OK), -1);
+}
+
+static void test_malformed_json_position(void **state)
+{
+	(void)state;
+	/* The stray comma is on line 4, after column 25. */
+	write_text(tmp("malformed.json"), "{\n"
+					  "  \"defaultAction\": \"SCMP_ACT_ALLOW\",\n"
+					  "  \"syscalls\": [\n"
+					  "    {\"names\": [\"read\"], }\n"
+					  "  ]\n"
+					  "}\n");
+	struct result r = RUN("compile", tmp("malformed.json"));
+	expect(&r, 1, NULL, "malformed.json: ");
+	assert_non_null(strstr(r.err, "line 4"));
+	assert_non_null(strstr(r.err, "column"));
+	assert_int_equal(r.out_len, 0);
+	result_free(&r);
+}
+
+static void test_warnings_and_strict(void **state)
+{
+	(void)state;
+	write_text(tmp("unknown.json"),
+		   "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [\"SCMP_ARCH_X86_64\"],\n"
+		   " \"syscalls\": [{\"names\": [\"read\", \"no_such_syscall_xyz\"],"
+		   " \"action\": \"SCMP_ACT_ALLOW\"}]}\n");
+	struct result r = RUN("compile", tmp("unknown.json"), "-o", tmp("unknown.bpf"));
+	expect(&r, 0, NULL, "scmp-compile: warning: ");
+	assert_non_null(strstr(r.err, "no_such_syscall_xyz"));
+	result_free(&r);
+
+	r = RUN("compile", tmp("unknown.json"), "-o", tmp("unknown.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	assert_int_equal(r.err_len, 0);
+	result_free(&r);
+
+	r = RUN("compile", tmp("unknown.json"), "-o", tmp("unknown-strict.bpf"), "--strict");
+	expect(&r, 1, NULL, "no_such_syscall_xyz");
+	result_free(&r);
+	assert_int_equal(access(tmp("unknown-strict.bpf"), F_OK), -1);
+}
+
+static void test_stats(void **state)
+{
+	(void)state;
+	char *docker = policy("docker-default.json");
+
+	/* to stdout when the filter goes to a file */
+	struct result r = RUN("compile", docker, "-o", tmp("stats.bpf"), "--stats", "-q",
+			      "--arch", "x86_64", "--kernel", "6.8");
+	expect(&r, 0, "instructions: ", NULL);
+	for (const char *const *w = (const char *const[]){ "cBPF", "eBPF", "x86_64: ", "i386: ",
+							   "worst", "mean", "socket",
+							   "unconditional allows cacheable",
+							   "compile time: ", NULL };
+	     *w; w++)
+		if (!strstr(r.out, *w))
+			fail_msg("stats lack '%s':\n%s", *w, r.out);
+	result_free(&r);
+
+	/* to stderr when the filter goes to stdout */
+	r = RUN("compile", docker, "--stats", "-q");
+	expect(&r, 0, NULL, "instructions: ");
+	assert_null(strstr(r.out, "compile time: "));
+	result_free(&r);
+}
+
+static void test_explain_docker(void **state)
+{
+	(void)state;
+	char *docker = policy("docker-default.json");
+	struct result r;
+
+	r = RUN("explain", docker, "read", "--arch", "x86_64", "--kernel", "6.8", "-q");
+	expect(&r, 0, "action: ALLOW\n", NULL);
+	assert_non_null(strstr(r.out, "decided by: syscalls[0]"));
+	assert_non_null(strstr(r.out, "filter: ALLOW"));
+	/* an unconditional allow on the native ABI is what the cache is for */
+	assert_non_null(strstr(r.out, "cache: cached"));
+	result_free(&r);
+
+	/* without CAP_SYS_ADMIN, clone3 gets ENOSYS so that libc falls back */
+	r = RUN("explain", docker, "clone3", "--arch", "x86_64", "--kernel", "6.8", "-q");
+	expect(&r, 0, "action: ERRNO(38)\n", NULL);
+	assert_non_null(strstr(r.out, "decided by: syscalls[20]"));
+	assert_non_null(strstr(r.out, "filter: ERRNO(38)"));
+	result_free(&r);
+
+	/* AF_VSOCK (40) matches none of the socket rules: the default decides */
+	r = RUN("explain", docker, "socket", "40", "--arch", "x86_64", "--kernel", "6.8", "-q");
+	expect(&r, 0, "action: ERRNO(1)\n", NULL);
+	assert_non_null(strstr(r.out, "decided by: the default action"));
+	assert_non_null(strstr(r.out, "filter: ERRNO(1)"));
+	assert_non_null(strstr(r.out, "cache: not cached"));
+	assert_non_null(strstr(r.out, "args[0]"));
+	result_free(&r);
+
+	/* AF_INET (2) is below 38: the first socket rule allows it */
+	r = RUN("explain", docker, "41", "0x2", "--arch", "x86_64", "--kernel", "6.8", "-q");
+	expect(&r, 0, "action: ALLOW\n", NULL);
+	assert_non_null(strstr(r.out, "decided by: syscalls[2]"));
+	result_free(&r);
+
+	/* a profile without "architectures" covers the native ABI only, and
+	 * the API's bad-arch default is KILL_PROCESS */
+	r = RUN("explain", policy("oci-runc-testdata-2.json"), "read", "--arch", "i386", "-q");
+	expect(&r, 0, "action: KILL_PROCESS\n", NULL);
+	assert_non_null(strstr(r.out, "decided by: the bad-arch action"));
+	result_free(&r);
+
+	r = RUN("explain", docker, "no_such_syscall_xyz", "--arch", "x86_64", "-q");
+	expect(&r, 1, NULL, "no_such_syscall_xyz");
+	result_free(&r);
+}
+
+static void test_inspect(void **state)
+{
+	(void)state;
+	struct result r;
+
+	r = RUN("compile", policy("docker-default.json"), "-o", tmp("inspect.bpf"), "--arch", "x86_64",
+		"--kernel", "6.8", "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+
+	r = RUN("inspect", tmp("inspect.bpf"));
+	expect(&r, 0, "accepted by the kernel's rules", NULL);
+	for (const char *const *w = (const char *const[]){ "x86_64", "i386", "x32",
+							   "41 socket", "depends on arguments",
+							   "ERRNO(38)", "cache: ", NULL };
+	     *w; w++)
+		if (!strstr(r.out, *w))
+			fail_msg("inspect output lacks '%s':\n%s", *w, r.out);
+	result_free(&r);
+
+	r = RUN("inspect", tmp("inspect.bpf"), "--format", "text", "--arch", "x86_64");
+	expect(&r, 0, "accepted by the kernel's rules", NULL);
+	assert_null(strstr(r.out, "i386 ("));
+	result_free(&r);
+}
+
+static void test_inspect_broken(void **state)
+{
+	(void)state;
+	struct result r;
+
+	/* 13 bytes: not whole instructions */
+	write_file(tmp("short.bpf"), "0123456789abc", 13);
+	r = RUN("inspect", tmp("short.bpf"));
+	expect(&r, 1, NULL, "not a multiple of 8");
+	result_free(&r);
+
+	/* insn 1 jumps 9 ahead in a 3-instruction program */
+	struct sock_filter jump[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 9, 0),
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ALLOW),
+	};
+	write_file(tmp("jump.bpf"), jump, sizeof(jump));
+	r = RUN("inspect", tmp("jump.bpf"));
+	expect(&r, 1, NULL, "insn 1");
+	assert_non_null(strstr(r.err, "rejected by the kernel's rules"));
+	result_free(&r);
+
+	/* two problems: both are reported */
+	struct sock_filter two[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 3),	/* misaligned */
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),	/* no return at the end */
+	};
+	write_file(tmp("two.bpf"), two, sizeof(two));
+	r = RUN("inspect", tmp("two.bpf"));
+	expect(&r, 1, NULL, "insn 0");
+	assert_non_null(strstr(r.err, "insn 2"));
+	result_free(&r);
+}
+
+static void test_diff(void **state)
+{
+	(void)state;
+	char *docker = policy("docker-default.json");
+	struct result r;
+
+	r = RUN("diff", docker, docker, "-q");
+	expect(&r, 0, NULL, NULL);
+	assert_int_equal(r.out_len, 0);
+	result_free(&r);
+
+	/* a policy and its own compiled program are equivalent */
+	r = RUN("compile", docker, "-o", tmp("diff.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("diff", docker, tmp("diff.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	assert_int_equal(r.out_len, 0);
+	result_free(&r);
+
+	/* getpid (39 on x86_64) only in A; socket unconditional only in B */
+	write_text(tmp("a.json"), SMALL_POLICY(", \"getpid\"", SOCKET_NOT_40));
+	write_text(tmp("b.json"), SMALL_POLICY("", SOCKET_ANY));
+	r = RUN("diff", tmp("a.json"), tmp("b.json"), "--arch", "x86_64");
+	expect(&r, 1, "x86_64 39 getpid: A=ALLOW B=ERRNO(1)", NULL);
+	assert_non_null(strstr(r.out, "41 socket arg0=40: A=ERRNO(1) B=ALLOW"));
+	assert_null(strstr(r.out, " read"));
+	result_free(&r);
+
+	/* trouble is 2, as for cmp(1), so 1 always means "different" */
+	r = RUN("diff", tmp("a.json"), tmp("no-such.json"));
+	expect(&r, 2, NULL, "no-such.json");
+	result_free(&r);
+}
+
+static void test_examples(void **state)
+{
+	(void)state;
+	const char *dir = getenv("SCMPC_EXAMPLES");
+	DIR *d = dir && *dir ? opendir(dir) : NULL;
+	struct dirent *e;
+
+	if (!d)
+		skip();
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json"))
+			continue;
+		struct result r = RUN("compile", path_in(dir, e->d_name), "-o", tmp("example.bpf"),
+				      "-q");
+		if (r.status != 0)
+			fail_msg("%s: status %d: %s", e->d_name, r.status, r.err);
+		result_free(&r);
+	}
+	closedir(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_help_and_version),
+		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_compile_shared_policies),
+		cmocka_unit_test(test_compile_formats),
+		cmocka_unit_test(test_failed_compile_keeps_old_output),
+		cmocka_unit_test(test_malformed_json_position),
+		cmocka_unit_test(test_warnings_and_strict),
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_explain_docker),
+		cmocka_unit_test(test_inspect),
+		cmocka_unit_test(test_inspect_broken),
+		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_examples),
+	};
+
+	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+}
