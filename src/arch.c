@@ -100,7 +100,10 @@ int64_t arch_resolve(const struct arch_info *i, const char *name, struct name_ta
 	int nr = seccomp_syscall_resolve_name_arch(i->scmp_token, name);
 	if (nr >= 0)
 		return (int64_t)(uint32_t)nr;
-	if (nr == __NR_SCMP_ERROR)
+	/* Only the multiplexed calls have a direct number to find; libseccomp
+	 * numbers them from -101 (socketcall) and -201 (ipc), while calls an ABI
+	 * simply lacks are -10000 and below. */
+	if (nr == __NR_SCMP_ERROR || nr <= -10000)
 		return -ENOENT;
 	if (!cache)
 		return resolve_direct(i, name);

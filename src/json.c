@@ -847,13 +847,16 @@ static int docker_keep(struct jctx *c, json_object *e, const char *ew, bool *kee
 
 /* Unknown in runc's sense: libseccomp knows the name on no architecture at
  * all.  A name that only other ABIs have (arm_fadvise64_64 in an x86
- * policy) is normal in multi-arch profiles; it simply resolves nowhere. */
-static bool syscall_known(const scmpc_policy *p, const char *name)
+ * policy) is normal in multi-arch profiles; it simply resolves nowhere.
+ * libseccomp answers a pseudo-number (< 0 but not __NR_SCMP_ERROR) for a
+ * name it knows elsewhere, which keeps this to a few hash lookups. */
+static bool syscall_known(const char *name)
 {
-	for (size_t i = 0; i < scmpc_policy_arch_count(p); i++)
-		if (scmpc_syscall_resolve(scmpc_policy_arch(p, i), name) >= 0)
+	for (enum scmpc_arch a = 1; a <= SCMPC_ARCH_COUNT; a++)
+		if (seccomp_syscall_resolve_name_arch(arch_info(a)->scmp_token, name) !=
+		    __NR_SCMP_ERROR)
 			return true;
-	return seccomp_syscall_resolve_name(name) != __NR_SCMP_ERROR;
+	return false;
 }
 
 /* ------------------------------------------------------------ entries */
@@ -939,7 +942,7 @@ static int add_rules(struct jctx *c, const char *name, const char *origin, uint3
 static int emit_name(struct jctx *c, const char *name, const char *nw, uint32_t act,
 		     const struct scmpc_cond *conds, size_t nconds, bool split)
 {
-	if (!syscall_known(c->p, name)) {
+	if (!syscall_known(name)) {
 		if (c->o.flags & SCMPC_JSON_STRICT)
 			return jerr(c, nw, "unknown syscall \"%s\"", name);
 		jwarn(c, nw, "unknown syscall \"%s\" skipped", name);
@@ -1142,14 +1145,14 @@ static int parse_arches(struct jctx *c, json_object *prof, const char *w)
 		return r;
 	if (arches && map && json_object_array_length(arches) && json_object_array_length(map))
 		return jerr(c, kpath(b, w, "archMap"), "both \"architectures\" and \"archMap\" are set; use one");
-	if (map)
-		return parse_archmap(c, map, kpath(b, w, "archMap"));
+	/* moby appends the archMap group to "architectures"; since at most
+	 * one of them is non-empty, that is one or the other. */
 	for (size_t i = 0; arches && i < json_object_array_length(arches); i++) {
 		const char *tok = json_object_get_string(json_object_array_get_idx(arches, i));
 		if ((r = add_arch_token(c, tok, ipath(ib, kpath(b, w, "architectures"), i))))
 			return r;
 	}
-	return 0;
+	return map ? parse_archmap(c, map, kpath(b, w, "archMap")) : 0;
 }
 
 /* ------------------------------------------------------------ profile */
