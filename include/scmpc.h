@@ -181,6 +181,19 @@ enum scmpc_unknown_threshold {
 SCMPC_API int scmpc_policy_set_unknown_action(scmpc_policy *p, uint32_t act,
 					      enum scmpc_unknown_threshold thr, scmpc_diag *d);
 
+/* How rules for one syscall combine.  RESTRICTIVE is the semantics above.
+ * LIBSECCOMP reproduces what runc and crun get from libseccomp when they
+ * add a profile's rules in file order: if a syscall has an unconditional
+ * rule, the first one added decides alone (later rules for that syscall,
+ * conditional or not, are dropped, and it replaces earlier conditional
+ * ones); otherwise the conditional rules combine as in RESTRICTIVE.  The
+ * JSON front end selects it unless told otherwise. */
+enum scmpc_merge {
+	SCMPC_MERGE_RESTRICTIVE = 0,
+	SCMPC_MERGE_LIBSECCOMP = 1,
+};
+SCMPC_API int scmpc_policy_set_merge(scmpc_policy *p, enum scmpc_merge m, scmpc_diag *d);
+
 struct scmpc_rule {
 	size_t sz;		/* sizeof(struct scmpc_rule) */
 	const char *syscall;	/* name, resolved per ABI; or NULL to use nr */
@@ -328,6 +341,7 @@ enum scmpc_json_flavor {
 
 #define SCMPC_JSON_STRICT	0x1U	/* unknown syscall names are errors */
 #define SCMPC_JSON_NO_ENOSYS	0x2U	/* no runc-style ENOSYS for newer calls */
+#define SCMPC_JSON_RESTRICTIVE	0x4U	/* SCMPC_MERGE_RESTRICTIVE, not runc's merge */
 
 struct scmpc_json_opts {
 	size_t sz;

@@ -71,6 +71,7 @@ struct scmpc_policy {
 	uint32_t def_action;
 	uint32_t badarch_action;
 	unsigned load_flags;
+	enum scmpc_merge merge;
 	uint32_t unknown_action;
 	bool unknown_set;
 	enum scmpc_unknown_threshold unknown_thr;

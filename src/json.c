@@ -1267,6 +1267,12 @@ static int parse_profile(struct jctx *c, json_object *prof)
 		return r;
 	if (!(c->p = scmpc_policy_new(c->def_action)))
 		return diag_err(c->d, -ENOMEM, NULL, "out of memory");
+	/* runc and crun add the rules to libseccomp in file order; where a
+	 * syscall has an unconditional rule, the first such rule is what
+	 * their filters do. */
+	if (!(c->o.flags & SCMPC_JSON_RESTRICTIVE) &&
+	    (r = scmpc_policy_set_merge(c->p, SCMPC_MERGE_LIBSECCOMP, c->d)))
+		return r;
 	if ((r = parse_arches(c, prof, w)) || (r = parse_flags(c, prof, w)) ||
 	    (r = parse_listener(c, prof, w)))
 		return r;
@@ -1363,7 +1369,7 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 	if (c.o.flavor != SCMPC_JSON_AUTO && c.o.flavor != SCMPC_JSON_OCI &&
 	    c.o.flavor != SCMPC_JSON_DOCKER)
 		return diag_err(d, -EINVAL, NULL, "unknown JSON flavor %d", (int)c.o.flavor);
-	if (c.o.flags & ~(SCMPC_JSON_STRICT | SCMPC_JSON_NO_ENOSYS))
+	if (c.o.flags & ~(SCMPC_JSON_STRICT | SCMPC_JSON_NO_ENOSYS | SCMPC_JSON_RESTRICTIVE))
 		return diag_err(d, -EINVAL, NULL, "unknown JSON flags 0x%x", c.o.flags);
 	if (c.o.arch == SCMPC_ARCH_NONE)
 		c.o.arch = scmpc_arch_native();

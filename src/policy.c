@@ -121,6 +121,38 @@ SCMPC_API int scmpc_policy_set_flags(scmpc_policy *p, unsigned flags, scmpc_diag
 
 SCMPC_API unsigned scmpc_policy_flags(const scmpc_policy *p) { return p->load_flags; }
 
+SCMPC_API int scmpc_policy_set_merge(scmpc_policy *p, enum scmpc_merge m, scmpc_diag *d)
+{
+	if (m != SCMPC_MERGE_RESTRICTIVE && m != SCMPC_MERGE_LIBSECCOMP)
+		return diag_err(d, -EINVAL, NULL, "unknown merge mode %d", (int)m);
+	p->merge = m;
+	return 0;
+}
+
+/* LIBSECCOMP merge: where a number has an unconditional rule, the first
+ * one (lowest index; the list is sorted by number, then index) is all that
+ * is left of its rules. */
+static void merge_first_unconditional(const scmpc_policy *p, struct arch_view *v)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < v->nrs;) {
+		size_t j = i, keep = SIZE_MAX;
+		while (j < v->nrs && v->rs[j].nr == v->rs[i].nr) {
+			if (keep == SIZE_MAX && p->rules[v->rs[j].rule].nconds == 0)
+				keep = j;
+			j++;
+		}
+		if (keep != SIZE_MAX) {
+			v->rs[out++] = v->rs[keep];
+		} else {
+			memmove(&v->rs[out], &v->rs[i], (j - i) * sizeof(*v->rs));
+			out += j - i;
+		}
+		i = j;
+	}
+	v->nrs = out;
+}
+
 static int check_action(scmpc_diag *d, uint32_t act, const char *where)
 {
 	if (scmpc_action_valid(act))
@@ -265,6 +297,8 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 	}
 	name_table_free(&names);
 	qsort(v->rs, v->nrs, sizeof(*v->rs), cmp_resolved);
+	if (p->merge == SCMPC_MERGE_LIBSECCOMP)
+		merge_first_unconditional(p, v);
 	v->unknown_set = p->unknown_set;
 	if (p->unknown_set)
 		v->threshold = p->unknown_thr == SCMPC_UNKNOWN_POLICY_MAX ? maxnr : arch_table_max(a);

@@ -328,6 +328,7 @@ enum {
 	OPT_KERNEL,
 	OPT_STRICT,
 	OPT_NO_ENOSYS,
+	OPT_RESTRICTIVE,
 	OPT_NAME,
 };
 
@@ -343,7 +344,8 @@ enum {
 	F_STATS = 1 << 7,
 	F_NAME = 1 << 8,
 	F_QUIET = 1 << 9,
-	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_QUIET,
+	F_RESTRICTIVE = 1 << 10,
+	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET,
 };
 
 static const struct option long_opts[] = {
@@ -356,6 +358,7 @@ static const struct option long_opts[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "no-enosys", no_argument, NULL, OPT_NO_ENOSYS },
+	{ "restrictive", no_argument, NULL, OPT_RESTRICTIVE },
 	{ "stats", no_argument, NULL, 's' },
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -536,13 +539,14 @@ static void print_help(FILE *f)
 {
 	fputs(
 "Usage: " PROG_NAME " compile POLICY [-o FILE] [-f bpf|c|text] [-a ABI] [--stats]\n"
-"                    [--caps LIST] [--kernel X.Y] [--strict] [--no-enosys] [--name NAME] [-q]\n"
+"                    [--caps LIST] [--kernel X.Y] [--strict] [--no-enosys] [--restrictive]\n"
+"                    [--name NAME] [-q]\n"
 "       " PROG_NAME " explain POLICY SYSCALL [ARG...] [-a ABI] [POLICY OPTIONS]\n"
 "       " PROG_NAME " inspect FILE.bpf [-a ABI] [-f text] [--kernel X.Y]\n"
 "       " PROG_NAME " diff A B [-a ABI] [POLICY OPTIONS]\n"
 "       " PROG_NAME " --help | --version\n"
 "\n"
-"POLICY OPTIONS are --caps, --kernel, --strict, --no-enosys and -q.\n"
+"POLICY OPTIONS are --caps, --kernel, --strict, --no-enosys, --restrictive and -q.\n"
 "\n"
 "Compile OCI, Docker and Podman seccomp profiles into verified classic BPF.\n"
 "\n"
@@ -567,6 +571,8 @@ static void print_help(FILE *f)
 "      --kernel X.Y    kernel version for Docker minKernel (default: running)\n"
 "      --strict        unknown syscall names are errors, not warnings\n"
 "      --no-enosys     no runc-style ENOSYS for syscalls newer than the policy\n"
+"      --restrictive   overlapping rules: the most restrictive action wins,\n"
+"                      instead of runc's first unconditional rule\n"
 "  -s, --stats         print size, path length and cache figures (to stderr,\n"
 "                      or stdout when the filter goes to a file)\n"
 "      --name NAME     array name for --format c (default scmpc_filter)\n"
@@ -592,6 +598,7 @@ static int parse_args(int argc, char **argv, unsigned allowed, struct cli *c)
 		{ 'a', F_ARCH, "--arch" }, { OPT_CAPS, F_CAPS, "--caps" },
 		{ OPT_KERNEL, F_KERNEL, "--kernel" }, { OPT_STRICT, F_STRICT, "--strict" },
 		{ OPT_NO_ENOSYS, F_NO_ENOSYS, "--no-enosys" }, { 's', F_STATS, "--stats" },
+		{ OPT_RESTRICTIVE, F_RESTRICTIVE, "--restrictive" },
 		{ OPT_NAME, F_NAME, "--name" }, { 'q', F_QUIET, "--quiet" },
 	};
 	int opt;
@@ -659,6 +666,9 @@ static int parse_args(int argc, char **argv, unsigned allowed, struct cli *c)
 			break;
 		case OPT_NO_ENOSYS:
 			c->json_flags |= SCMPC_JSON_NO_ENOSYS;
+			break;
+		case OPT_RESTRICTIVE:
+			c->json_flags |= SCMPC_JSON_RESTRICTIVE;
 			break;
 		case 's':
 			c->stats = true;
