@@ -47,6 +47,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>	/* pid_t */
 #include <linux/filter.h>	/* struct sock_filter */
 #include <linux/seccomp.h>	/* struct seccomp_data */
 
@@ -356,6 +357,141 @@ struct scmpc_json_opts {
 /* Parse a seccomp profile into a policy.  Warnings (skipped names) go to D. */
 SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct scmpc_json_opts *o,
 				     scmpc_policy **out, scmpc_diag *d);
+
+/* ------------------------------------------------------------------ load */
+
+/*
+ * Installing a program with seccomp(2) SECCOMP_SET_MODE_FILTER into the
+ * calling thread (with SECCOMP_FILTER_FLAG_TSYNC: every thread of the
+ * process).  A loaded filter can never be removed, so before anything is
+ * installed the program must pass scmpc_verify_insns(), the running kernel
+ * must know every requested flag and every action the program returns (a
+ * kernel that lacks one is refused with -EOPNOTSUPP, never given a weaker
+ * filter), and the filter must fit the chain budget.  prctl(PR_SET_SECCOMP)
+ * is used only when seccomp(2) itself answers ENOSYS and no flag is needed.
+ */
+
+/* MAX_INSNS_PER_PATH: eBPF instructions a chain may hold, each filter
+ * already loaded counting its converted length + 4. */
+#define SCMPC_CHAIN_BUDGET 32768U
+
+struct scmpc_budget {
+	unsigned filters;	/* filters in the chain */
+	unsigned used;		/* sum of (eBPF length + 4) over them */
+	unsigned left;		/* the largest eBPF length a new filter may have */
+	bool exact;		/* false: the filters could not be read, so used is a
+				   lower bound (9 per filter) and left an upper bound */
+};
+
+/* Budget of thread TID's chain (0: the calling thread).  Exact for another
+ * process when scmpc_introspect() can read it (which stops it briefly), and
+ * for an unfiltered thread;
+ * a filtered caller cannot read its own filters (the kernel refuses
+ * introspection to tasks under seccomp), so for it only the count from
+ * /proc/<tid>/status is known and D gets a warning saying so. */
+SCMPC_API int scmpc_chain_budget(pid_t tid, struct scmpc_budget *out, scmpc_diag *d);
+
+#define SCMPC_LOAD_KEEP_NNP	0x1U	/* do not set no_new_privs (needs CAP_SYS_ADMIN) */
+#define SCMPC_LOAD_NO_PRCTL	0x2U	/* never fall back to prctl(PR_SET_SECCOMP) */
+#define SCMPC_LOAD_DRY_RUN	0x4U	/* run every check, install nothing */
+
+struct scmpc_load_opts {
+	size_t sz;			/* sizeof(struct scmpc_load_opts) */
+	unsigned flags;			/* SCMPC_LOAD_* */
+	unsigned seccomp_flags;		/* SECCOMP_FILTER_FLAG_* */
+	/* The filters already in this thread's chain, oldest first, when the
+	 * caller knows them (it loaded them itself, or a supervisor read them
+	 * with scmpc_introspect()): the budget is then checked exactly.  Used
+	 * only when their number matches /proc's Seccomp_filters. */
+	const scmpc_prog *const *chain;
+	size_t nchain;
+};
+
+struct scmpc_load_result {
+	size_t sz;			/* sizeof(struct scmpc_load_result) */
+	int listener_fd;		/* NEW_LISTENER: the notification fd, else -1 */
+	pid_t tsync_tid;		/* TSYNC failed: the thread that blocked it, else 0 */
+	bool via_prctl;			/* loaded with prctl(PR_SET_SECCOMP) */
+	unsigned ebpf_len;		/* the program's cost against the budget */
+	struct scmpc_budget budget;	/* the chain before loading */
+};
+
+/* Load INSNS.  Returns the listener fd (O_CLOEXEC) with
+ * SECCOMP_FILTER_FLAG_NEW_LISTENER, else 0; or a negative errno, in which
+ * case no filter was installed (no_new_privs may already be set):
+ *   -EINVAL	the kernel would reject the program or the flag combination
+ *   -EOPNOTSUPP	the running kernel lacks a requested flag or a returned action
+ *   -ENOMEM	the chain budget would be exceeded
+ *   -EACCES	neither no_new_privs nor CAP_SYS_ADMIN holds
+ *   -EBUSY	NEW_LISTENER, but the chain already has a listener
+ *   -ESRCH	TSYNC failed; the blocking thread is in RES->tsync_tid and the
+ *		message (the kernel's positive TID is never returned, so that
+ *		`< 0` always means failure)
+ *   -ENOSYS	neither seccomp(2) nor, for flag-less loads, prctl works
+ * RES may be NULL. */
+SCMPC_API int scmpc_load(const struct sock_filter *insns, size_t len,
+			 const struct scmpc_load_opts *o, struct scmpc_load_result *res,
+			 scmpc_diag *d);
+/* Load PROG with P's stored flags (scmpc_policy_flags) added to
+ * O->seccomp_flags; P may be NULL. */
+SCMPC_API int scmpc_load_prog(const scmpc_prog *prog, const scmpc_policy *p,
+			      const struct scmpc_load_opts *o, struct scmpc_load_result *res,
+			      scmpc_diag *d);
+
+/* What the running kernel supports: 1 yes, 0 no, negative errno when it
+ * cannot be asked.  FLAGS is a SECCOMP_FILTER_FLAG_* combination (invalid
+ * combinations answer 0); ACT an action with or without data. */
+SCMPC_API int scmpc_probe_flags(unsigned flags, scmpc_diag *d);
+SCMPC_API int scmpc_probe_action(uint32_t act, scmpc_diag *d);
+
+/* ------------------------------------------------------ user notification */
+
+/* A receiver on a NEW_LISTENER fd, with buffers of the sizes the running
+ * kernel reports (SECCOMP_GET_NOTIF_SIZES).  It does not own the fd.  One
+ * handle per supervisor thread. */
+typedef struct scmpc_notify scmpc_notify;
+
+SCMPC_API int scmpc_notify_new(int listener_fd, scmpc_notify **out, scmpc_diag *d);
+SCMPC_API void scmpc_notify_free(scmpc_notify *n);
+/* Wait for the next request; *REQ points into N until the next receive.
+ * -EINTR: a signal interrupted the wait.  -ENOENT: the request was
+ * withdrawn (its caller died or was interrupted) before it was read. */
+SCMPC_API int scmpc_notify_receive(scmpc_notify *n, const struct seccomp_notif **req,
+				   scmpc_diag *d);
+/* 1 while request ID is pending (its caller still waits), 0 when it is gone.
+ * Check it after reading the caller's memory and before acting on it. */
+SCMPC_API int scmpc_notify_id_valid(const scmpc_notify *n, uint64_t id, scmpc_diag *d);
+
+#define SCMPC_NOTIFY_CONTINUE 0x1U	/* let the call run (SECCOMP_USER_NOTIF_FLAG_CONTINUE) */
+
+/* Answer request ID: the call fails with errno ERR (1..4095) or, with ERR
+ * 0, returns VAL.  With SCMPC_NOTIFY_CONTINUE (VAL and ERR 0) the kernel
+ * runs the call as made, so CONTINUE must not be used to approve arguments
+ * read from the caller's memory, which may change in between.  -ENOENT: the
+ * request is gone. */
+SCMPC_API int scmpc_notify_respond(const scmpc_notify *n, uint64_t id, int64_t val, int err,
+				   unsigned flags, scmpc_diag *d);
+
+/* ---------------------------------------------------------- introspection */
+
+#define SCMPC_INTROSPECT_STOPPED 0x1U	/* the caller already holds TID in a ptrace-stop */
+
+struct scmpc_introspect_opts {
+	size_t sz;		/* sizeof(struct scmpc_introspect_opts) */
+	unsigned flags;		/* SCMPC_INTROSPECT_* */
+};
+
+/* Read back thread TID's filters, oldest first, as loaded (cBPF), with
+ * PTRACE_SECCOMP_GET_FILTER.  Needs CAP_SYS_ADMIN, a caller not under
+ * seccomp itself, and a kernel with CONFIG_CHECKPOINT_RESTORE.  Unless
+ * SCMPC_INTROSPECT_STOPPED, TID is attached with PTRACE_SEIZE, stopped with
+ * PTRACE_INTERRUPT and detached again (a signal that arrives meanwhile is
+ * passed on); the wait is on TID alone, so if TID exits meanwhile and is the
+ * caller's child, its exit status is consumed.  *OUT gets a malloc'ed array
+ * (NULL when there are no filters); returns the count. */
+SCMPC_API int scmpc_introspect(pid_t tid, const struct scmpc_introspect_opts *o,
+			       scmpc_prog ***out, scmpc_diag *d);
+SCMPC_API void scmpc_prog_array_free(scmpc_prog **progs, size_t n);
 
 #ifdef __cplusplus
 }

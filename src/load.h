@@ -1,10 +1,25 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
-/* Shared by the loader and the introspection code; not installed. */
+/* Shared by the loader, the notification API and introspection; not installed. */
 #ifndef SCMPC_LOAD_H
 #define SCMPC_LOAD_H
 
+#include <errno.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <unistd.h>
 #include "internal.h"
+
+/* glibc has no seccomp() wrapper. */
+static inline long sys_seccomp(unsigned op, unsigned flags, void *args)
+{
+#ifdef SYS_seccomp
+	return syscall(SYS_seccomp, op, flags, args);
+#else
+	(void)op, (void)flags, (void)args;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
 
 struct seccomp_status {
 	int mode;		/* 0 off, 1 strict, 2 filter; -1 unknown */
