@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dag.h"
+#include "internal.h"
 
 void dag_init(struct dag *g)
 {
@@ -59,14 +60,8 @@ static uint32_t intern(struct dag *g, struct node n)
 	for (; g->table[h]; h = (h + 1) & (g->tcap - 1))
 		if (node_eq(&g->nodes[g->table[h] - 1], &n))
 			return g->table[h] - 1;
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 256;
-		struct node *nn = realloc(g->nodes, cap * sizeof(*nn));
-		if (!nn)
-			goto oom;
-		g->nodes = nn;
-		g->cap = cap;
-	}
+	if (!array_reserve(&g->nodes, &g->cap, g->n, sizeof(*g->nodes), 256))
+		goto oom;
 	g->nodes[g->n] = n;
 	g->table[h] = (uint32_t)g->n + 1;
 	return (uint32_t)g->n++;

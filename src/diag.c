@@ -99,14 +99,8 @@ void diag_warn(scmpc_diag *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (d->nwarnings == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		char **w = realloc(d->warnings, cap * sizeof(*w));
-		if (!w)
-			return;	/* a warning lost to ENOMEM is not worth failing for */
-		d->warnings = w;
-		d->cap = cap;
-	}
+	if (!array_reserve(&d->warnings, &d->cap, d->nwarnings, sizeof(*d->warnings), 8))
+		return;	/* a warning lost to ENOMEM is not worth failing for */
 	char *s = strdup(buf);
 	if (s)
 		d->warnings[d->nwarnings++] = s;

@@ -29,7 +29,7 @@ struct emitter {
 	size_t norder;
 	uint8_t *seen;
 	struct item *items;
-	size_t nitems, cap;
+	size_t nitems, cap, seq_cap;
 	uint32_t *seq;		/* item ids in program order */
 	size_t nseq;
 };
@@ -75,20 +75,10 @@ static bool place(struct emitter *e, uint32_t root)
 
 static uint32_t add_item(struct emitter *e, struct item it)
 {
-	if (e->nitems == e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 256;
-		struct item *n = realloc(e->items, cap * sizeof(*n));
-		uint32_t *s = realloc(e->seq, cap * sizeof(*s));
-		if (s)
-			e->seq = s;
-		if (!n || !s) {
-			if (n)
-				e->items = n;
-			return NONE;
-		}
-		e->items = n;
-		e->cap = cap;
-	}
+	/* seq never holds more entries than there are items. */
+	if (!array_reserve(&e->items, &e->cap, e->nitems, sizeof(*e->items), 256) ||
+	    !array_reserve(&e->seq, &e->seq_cap, e->nitems, sizeof(*e->seq), 256))
+		return NONE;
 	e->items[e->nitems] = it;
 	return (uint32_t)e->nitems++;
 }
@@ -104,8 +94,9 @@ static uint32_t add_item(struct emitter *e, struct item it)
  */
 static int fix_reach(struct emitter *e, struct sock_filter **out, size_t *len)
 {
-	uint32_t *rev = malloc((e->nseq * 2 + 1) * sizeof(*rev));	/* final order, reversed */
-	uint32_t *rpos = malloc((e->nitems + e->nseq + 1) * sizeof(*rpos));
+	/* Each instruction gets at most two trampolines, one per target. */
+	uint32_t *rev = malloc((e->nseq * 3 + 1) * sizeof(*rev));	/* final order, reversed */
+	uint32_t *rpos = malloc((e->nitems + 2 * e->nseq + 1) * sizeof(*rpos));
 	size_t nrev = 0;
 	int err = -ENOMEM;
 	if (!rev || !rpos)

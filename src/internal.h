@@ -20,6 +20,11 @@
 		}                                                                  \
 	} while (0)
 
+/* ---- array.c */
+/* Make room for element N of *ARRP (a T ** with *CAP elements allocated),
+ * doubling from FIRST.  Returns false on ENOMEM; *ARRP is then unchanged. */
+bool array_reserve(void *arrp, size_t *cap, size_t n, size_t size, size_t first);
+
 /* ---- diag.c */
 /* Record an error and return ERR (a negative errno) so callers can write
  * `return diag_err(d, -EINVAL, where, "...")`. */

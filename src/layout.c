@@ -23,6 +23,7 @@
 #include <linux/filter.h>
 #include <stdlib.h>
 #include <string.h>
+#include "internal.h"
 #include "layout.h"
 
 #define COLD_BIAS 24
@@ -43,14 +44,8 @@ bool range_push(struct range_vec *rv, uint32_t lo, uint32_t node, uint32_t weigh
 		rv->v[rv->n - 1].hot |= hot;
 		return true;
 	}
-	if (rv->n == rv->cap) {
-		size_t cap = rv->cap ? rv->cap * 2 : 64;
-		struct range *v = realloc(rv->v, cap * sizeof(*v));
-		if (!v)
-			return false;
-		rv->v = v;
-		rv->cap = cap;
-	}
+	if (!array_reserve(&rv->v, &rv->cap, rv->n, sizeof(*rv->v), 64))
+		return false;
 	rv->v[rv->n++] = (struct range){ lo, node, weight, hot };
 	return true;
 }

@@ -220,14 +220,8 @@ SCMPC_API int scmpc_policy_add_rule(scmpc_policy *p, const struct scmpc_rule *in
 					c->flags);
 	}
 
-	if (p->nrules == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		struct rule *nr = realloc(p->rules, cap * sizeof(*nr));
-		if (!nr)
-			return diag_err(d, -ENOMEM, where, "out of memory");
-		p->rules = nr;
-		p->cap = cap;
-	}
+	if (!array_reserve(&p->rules, &p->cap, p->nrules, sizeof(*p->rules), 64))
+		return diag_err(d, -ENOMEM, where, "out of memory");
 	struct rule *dst = &p->rules[p->nrules];
 	memset(dst, 0, sizeof(*dst));
 	dst->nr = r.nr;

@@ -26,14 +26,8 @@ struct u64set {
 
 static bool set_add(struct u64set *s, uint64_t x)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-		uint64_t *v = realloc(s->v, cap * sizeof(*v));
-		if (!v)
-			return false;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (!array_reserve(&s->v, &s->cap, s->n, sizeof(*s->v), 32))
+		return false;
 	s->v[s->n++] = x;
 	return true;
 }
@@ -195,14 +189,8 @@ static bool add32(uint32_t **v, size_t *n, size_t *cap, uint64_t x)
 {
 	if (x > UINT32_MAX)
 		return true;
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 2048;
-		uint32_t *nv = realloc(*v, c * sizeof(*nv));
-		if (!nv)
-			return false;
-		*v = nv;
-		*cap = c;
-	}
+	if (!array_reserve(v, cap, *n, sizeof(**v), 2048))
+		return false;
 	(*v)[(*n)++] = (uint32_t)x;
 	return true;
 }
