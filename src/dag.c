@@ -60,6 +60,10 @@ static uint32_t intern(struct dag *g, struct node n)
 	for (; g->table[h]; h = (h + 1) & (g->tcap - 1))
 		if (node_eq(&g->nodes[g->table[h] - 1], &n))
 			return g->table[h] - 1;
+	if (g->n >= DAG_MAX_NODES) {
+		g->too_big = true;
+		goto oom;
+	}
 	if (!array_reserve(&g->nodes, &g->cap, g->n, sizeof(*g->nodes), 256))
 		goto oom;
 	g->nodes[g->n] = n;

@@ -32,7 +32,29 @@ struct dag {
 	uint32_t *table;	/* open addressing: node id + 1, 0 = empty */
 	size_t tcap;
 	bool oom;		/* sticky: once set, every builder returns NODE_NONE */
+	bool too_big;		/* set with oom when a DAG_MAX_* limit is reached */
+	uint64_t work;		/* lowering steps, weighted by their size */
 };
+
+/* A program has at most 4096 instructions, so a DAG this large can only
+ * come from a policy far too big to load; stopping here bounds the time
+ * such a policy takes to fail. */
+#define DAG_MAX_NODES (1u << 18)
+/* The same bound on time: a policy whose lowering needs this much work
+ * (about a second) cannot fit either. */
+#define DAG_MAX_WORK (1ull << 27)
+
+/* Charge N units of lowering work; false (and the DAG marked too big) when
+ * the budget is spent. */
+static inline bool dag_charge(struct dag *g, uint64_t n)
+{
+	g->work += n;
+	if (g->work > DAG_MAX_WORK && !g->too_big) {
+		g->too_big = true;
+		g->oom = true;
+	}
+	return !g->oom;
+}
 
 void dag_init(struct dag *g);
 void dag_fini(struct dag *g);

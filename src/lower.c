@@ -354,6 +354,8 @@ out:
 
 static uint32_t build(struct lctx *c, const uint8_t *st, int held)
 {
+	if (!dag_charge(c->g, c->nterms + c->nconds + 1))
+		return NODE_NONE;
 	bool *rel = malloc(c->nterms ? c->nterms : 1), any;
 	uint32_t node = NODE_NONE;
 	if (!rel) {
@@ -618,6 +620,10 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 		audits[naudit] = ai->audit;
 		sections[naudit++] = tree;
 	}
+	if (g->too_big)
+		return diag_err(d, -E2BIG, NULL,
+				"the policy is too complex: its decisions outgrow what a program "
+				"of at most 4096 instructions can hold");
 	if (g->oom)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 

@@ -167,6 +167,10 @@ int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *view
 		chain = dag_jmp(g, BPF_JEQ, v->info->audit, dag_ld(g, 0, section), chain);
 	}
 	chain = dag_ld(g, 4, chain);
+	if (g->too_big)
+		return diag_err(d, -E2BIG, NULL,
+				"the policy is too complex: its decisions outgrow what a program "
+				"of at most 4096 instructions can hold");
 	if (g->oom || chain == NODE_NONE)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	return chain;

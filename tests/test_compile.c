@@ -467,6 +467,27 @@ static void test_too_big(void **state)
 	scmpc_diag_free(d);
 }
 
+/* Conditions on two arguments with staggered constants make every slice of
+ * one argument a different problem for the other: far too big to load, and
+ * it must fail with that reason rather than grind. */
+static void test_too_complex(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	for (uint64_t i = 1; i <= 1500; i++) {
+		struct scmpc_cond c[2] = { { .arg = 0, .op = SCMPC_OP_GE, .value = i * 3 },
+					   { .arg = 1, .op = SCMPC_OP_GE, .value = i * 5 } };
+		rule(p, d, "ioctl", SCMPC_ACT_ERRNO((uint32_t)(i % 4000) + 2), c, 2);
+	}
+	scmpc_prog *prog = NULL;
+	assert_int_equal(scmpc_compile(p, NULL, &prog, d), -E2BIG);
+	assert_null(prog);
+	assert_non_null(strstr(scmpc_diag_message(d), "at most 4096 instructions"));
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 static void test_unconditional_allows_cacheable(void **state)
 {
 	(void)state;
@@ -620,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_numbers),
 		cmocka_unit_test(test_jump_overflow),
 		cmocka_unit_test(test_too_big),
+		cmocka_unit_test(test_too_complex),
 		cmocka_unit_test(test_unconditional_allows_cacheable),
 		cmocka_unit_test(test_naive_agrees),
 		cmocka_unit_test(test_verifier_catches_mutants),
