@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -77,8 +78,10 @@ static void append(char **buf, size_t *len, const char *data, size_t n)
 }
 
 /* Run the CLI with ARGV (NULL-terminated, without argv[0]) and IN on its
- * standard input; both pipes are drained together so neither side blocks. */
-static struct result run_argv(const char *in, char *const *args)
+ * standard input; both pipes are drained together so neither side blocks.
+ * Unless ANY_STATUS, 127 and deaths by signal fail the test: the CLI's own
+ * statuses stop at 2, but exec passes on env(1)'s and its command's. */
+static struct result run_argv_ex(const char *in, char *const *args, bool any_status)
 {
 	int pin[2], pout[2], perr[2];
 	struct result r = { 0 };
@@ -158,14 +161,20 @@ static struct result run_argv(const char *in, char *const *args)
 	int ws;
 	assert_int_equal(waitpid(pid, &ws, 0), pid);
 	r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-	if (r.status >= 128 || r.status == 127)
+	if (!any_status && (r.status >= 128 || r.status == 127))
 		fail_msg("%s crashed or could not run (status %d)\nstderr: %s", argv[0], r.status,
 			 r.err);
 	return r;
 }
 
+static struct result run_argv(const char *in, char *const *args)
+{
+	return run_argv_ex(in, args, false);
+}
+
 #define RUN(...) run_argv(NULL, (char *const[]){ __VA_ARGS__, NULL })
 #define RUN_IN(in, ...) run_argv(in, (char *const[]){ __VA_ARGS__, NULL })
+#define RUN_ANY(...) run_argv_ex(NULL, (char *const[]){ __VA_ARGS__, NULL }, true)
 
 static void result_free(struct result *r)
 {
@@ -270,6 +279,19 @@ static int teardown_tmp(void **state)
 	"     \"args\": [{\"index\": 0, \"value\": 40, \"op\": \"SCMP_CMP_NE\"}]}"
 #define SOCKET_ANY ",\n    {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\"}"
 
+/* An ABI exec must refuse: a filter for it would deny everything here. */
+#if defined(__aarch64__)
+#define FOREIGN_ABI "x86_64"
+#else
+#define FOREIGN_ABI "aarch64"
+#endif
+
+/* Allow everything but one call, which fails with EPERM: small filters
+ * whose effect a stock command shows.  No "architectures": the native ABI. */
+#define DENY_ONE(name)                                                              \
+	"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"" name \
+	"\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1}]}\n"
+
 /* ------------------------------------------------------------------ tests */
 
 static void test_help_and_version(void **state)
@@ -281,7 +303,8 @@ static void test_help_and_version(void **state)
 	r = RUN("--help");
 	expect(&r, 0, "Usage:", NULL);
 	for (const char *const *w = (const char *const[]){ "compile", "explain", "inspect", "diff",
-							   "--format", "--stats", NULL };
+							   "exec", "dump", "--format", "--stats",
+							   "--flags", "--keep-nnp", NULL };
 	     *w; w++)
 		assert_non_null(strstr(r.out, *w));
 	assert_int_equal(r.err_len, 0);
@@ -324,6 +347,21 @@ static void test_usage_errors(void **state)
 		(char *const[]){ "inspect", docker, "--format", "c", NULL },
 		(char *const[]){ "diff", docker, NULL },
 		(char *const[]){ "diff", "-", "-", NULL },
+		(char *const[]){ "exec", NULL },
+		(char *const[]){ "exec", docker, NULL },
+		(char *const[]){ "exec", docker, "--", NULL },
+		(char *const[]){ "exec", "--flags", "tsync,bogus", docker, "/bin/true", NULL },
+		(char *const[]){ "exec", "--flags", "new_listener", docker, "/bin/true", NULL },
+		(char *const[]){ "exec", "-o", "x.bpf", docker, "/bin/true", NULL },
+		(char *const[]){ "exec", docker, "--stats", "/bin/true", NULL },
+		(char *const[]){ "exec", "--arch", FOREIGN_ABI, docker, "/bin/true", NULL },
+		(char *const[]){ "compile", docker, "--keep-nnp", NULL },
+		(char *const[]){ "dump", NULL },
+		(char *const[]){ "dump", "abc", NULL },
+		(char *const[]){ "dump", "0", NULL },
+		(char *const[]){ "dump", "1", "2", NULL },
+		(char *const[]){ "dump", "1", "-o", "-", NULL },
+		(char *const[]){ "dump", "1", "--caps", "all", NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -699,6 +737,292 @@ static void test_examples(void **state)
 	closedir(d);
 }
 
+/* ------------------------------------------------------------ exec, dump */
+
+/* A field of /proc/PID/status ("Seccomp_filters"), or -1. */
+static long status_field(pid_t pid, const char *field)
+{
+	char path[64], line[256];
+	size_t n = strlen(field);
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ':')
+			v = atol(line + n + 1);
+	fclose(f);
+	return v;
+}
+
+/* Tests that count filters or read them back need a test process outside
+ * any sandbox. */
+static bool unfiltered(void)
+{
+	return status_field(getpid(), "Seccomp") == 0;
+}
+
+static void test_exec_runs_command(void **state)
+{
+	(void)state;
+	const char *ex = getenv("SCMPC_EXAMPLES");
+	char container[4096];
+	struct result r;
+
+	if (!ex || !*ex)
+		skip();
+	snprintf(container, sizeof(container), "%s/container.json", ex);
+	r = RUN("exec", container, "--", "/bin/true");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+
+	/* The command's status and output pass through; its options stay its
+	 * own, with or without '--'. */
+	r = RUN("exec", "-q", container, "/bin/sh", "-c", "echo -q; exit 7");
+	expect(&r, 7, "-q\n", NULL);
+	result_free(&r);
+	r = RUN("exec", container, "-q", "--", "/bin/echo", "--flags", "-o");
+	expect(&r, 0, "--flags -o\n", NULL);
+	result_free(&r);
+	/* The command is searched in PATH, as env(1) does. */
+	r = RUN("exec", container, "--", "true");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+}
+
+static void test_exec_denies(void **state)
+{
+	(void)state;
+	struct result r;
+
+	write_text(tmp("deny-uname.json"), DENY_ONE("uname"));
+	r = RUN("exec", tmp("deny-uname.json"), "--", "/bin/uname");
+	expect(&r, 1, NULL, "Operation not permitted");
+	assert_int_equal(r.out_len, 0);
+	result_free(&r);
+
+	/* Under a filter that denies something else, the same command works. */
+	write_text(tmp("deny-getcpu.json"), DENY_ONE("getcpu"));
+	r = RUN("exec", tmp("deny-getcpu.json"), "--", "/bin/uname", "-s");
+	expect(&r, 0, "Linux\n", NULL);
+	result_free(&r);
+
+	/* A compiled .bpf file is taken as is, told apart by content. */
+	r = RUN("compile", tmp("deny-uname.json"), "-o", tmp("deny-uname.bin"), "-f", "bpf");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("exec", tmp("deny-uname.bin"), "--", "/bin/uname");
+	expect(&r, 1, NULL, "Operation not permitted");
+	result_free(&r);
+
+	/* Flags are passed on; no_new_privs is set unless --keep-nnp. */
+	r = RUN("exec", "--flags", "log,tsync", tmp("deny-uname.json"), "--", "/bin/grep",
+		"-E", "^(Seccomp|NoNewPrivs):", "/proc/self/status");
+	expect(&r, 0, "NoNewPrivs:\t1\n", NULL);
+	assert_non_null(strstr(r.out, "Seccomp:\t2\n"));
+	result_free(&r);
+	if (unfiltered()) {
+		r = RUN("exec", tmp("deny-uname.json"), "--", "/bin/grep", "-h", "Seccomp_filters",
+			"/proc/self/status");
+		expect(&r, 0, "Seccomp_filters:\t1\n", NULL);
+		result_free(&r);
+	}
+
+	/* Without no_new_privs the kernel wants CAP_SYS_ADMIN; either way the
+	 * outcome is stated, never a filter-less run. */
+	char nnp[32];
+	snprintf(nnp, sizeof(nnp), "NoNewPrivs:\t%ld\n", status_field(getpid(), "NoNewPrivs"));
+	r = RUN("exec", "--keep-nnp", tmp("deny-uname.json"), "--", "/bin/grep", "NoNewPrivs",
+		"/proc/self/status");
+	if (r.status == 0) {
+		expect(&r, 0, nnp, NULL);	/* inherited, not set */
+	} else {
+		expect(&r, 1, NULL, "no_new_privs");
+		assert_int_equal(r.out_len, 0);
+	}
+	result_free(&r);
+}
+
+static void test_exec_failures(void **state)
+{
+	(void)state;
+	struct result r;
+
+	write_text(tmp("deny-getcpu.json"), DENY_ONE("getcpu"));
+	r = RUN_ANY("exec", tmp("deny-getcpu.json"), "--", "no-such-command-xyz", "arg");
+	expect(&r, 127, NULL, "no-such-command-xyz");
+	result_free(&r);
+	r = RUN_ANY("exec", tmp("deny-getcpu.json"), "--", tmp("no-such-file"));
+	expect(&r, 127, NULL, "no-such-file");
+	result_free(&r);
+	/* Found but not executable: 126, as env(1) says. */
+	write_text(tmp("not-executable"), "#!/bin/sh\n");
+	r = RUN_ANY("exec", tmp("deny-getcpu.json"), "--", tmp("not-executable"));
+	expect(&r, 126, NULL, "not-executable");
+	result_free(&r);
+	/* A filter that denies execve: the command cannot run. */
+	write_text(tmp("deny-execve.json"), DENY_ONE("execve"));
+	r = RUN_ANY("exec", tmp("deny-execve.json"), "--", "/bin/true");
+	expect(&r, 126, NULL, "Operation not permitted");
+	result_free(&r);
+
+	/* Nothing runs when the policy is bad, unreadable, or covers no ABI
+	 * of this machine. */
+	static const char *const bad[] = {
+		"{\"defaultAction\": \"SCMP_ACT_FROBNICATE\"}\n",
+		"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"]",
+		"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [\"SCMP_ARCH_" FOREIGN_ABI
+		"\"]}\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_text(tmp("bad-exec.json"), bad[i]);
+		r = RUN("exec", tmp("bad-exec.json"), "--", "/bin/touch", tmp("ran"));
+		expect(&r, 1, NULL, "bad-exec.json");
+		result_free(&r);
+		assert_int_equal(access(tmp("ran"), F_OK), -1);
+	}
+	r = RUN("exec", tmp("no-such.json"), "--", "/bin/touch", tmp("ran"));
+	expect(&r, 1, NULL, "no-such.json");
+	result_free(&r);
+	/* A .bpf file the kernel would reject: a jump past the end. */
+	struct sock_filter jump[] = {
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 9, 0),
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ALLOW),
+	};
+	write_file(tmp("jump.bpf"), jump, sizeof(jump));
+	r = RUN("exec", tmp("jump.bpf"), "--", "/bin/touch", tmp("ran"));
+	expect(&r, 1, NULL, "insn 0");
+	result_free(&r);
+	assert_int_equal(access(tmp("ran"), F_OK), -1);
+}
+
+/* Wait until PID has exec'd COMM with WANT filters; false after 5 s. */
+static bool wait_filtered(pid_t pid, const char *comm, long want)
+{
+	char path[64], buf[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	for (int i = 0; i < 500; i++) {
+		FILE *f = fopen(path, "re");
+		bool named = false;
+
+		if (f) {
+			named = fgets(buf, sizeof(buf), f) && !strncmp(buf, comm, strlen(comm)) &&
+				buf[strlen(comm)] == '\n';
+			fclose(f);
+		}
+		if (named && status_field(pid, "Seccomp_filters") == want)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+static void test_dump(void **state)
+{
+	(void)state;
+	char pidstr[16], name[64], *want[2];
+	size_t want_len[2];
+
+	if (!unfiltered()) {
+		print_message("skipped: the test runs under seccomp, and a filtered process "
+			      "cannot read filters back\n");
+		skip();
+	}
+	/* Two filters, stacked by two nested execs: dump must give them back
+	 * oldest first, byte for byte what compile writes. */
+	write_text(tmp("outer.json"), DENY_ONE("uname"));
+	write_text(tmp("inner.json"), DENY_ONE("getcpu"));
+	const char *pols[2] = { tmp("outer.json"), tmp("inner.json") };
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "want-%d.bpf", i);
+		struct result r = RUN("compile", (char *)pols[i], "-o", tmp(name));
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		want[i] = read_file(tmp(name), &want_len[i]);
+		assert_non_null(want[i]);
+	}
+	assert_int_equal(mkdir(tmp("dump"), 0755), 0);
+
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(null, 1);
+		execl(cli_path(), cli_path(), "exec", "-q", pols[0], "--", cli_path(), "exec", "-q",
+		      pols[1], "--", "/bin/sleep", "10", (char *)NULL);
+		_exit(127);
+	}
+	bool ready = wait_filtered(pid, "sleep", 2);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	struct result r = ready ? RUN("dump", pidstr, "-o", tmp("dump")) : (struct result){ 0 };
+	kill(pid, SIGKILL);
+	int ws;
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	if (!ready)
+		fail_msg("the nested exec did not reach sleep with 2 filters");
+	if (r.status == 1 && (strstr(r.err, "CAP_SYS_ADMIN") || strstr(r.err, "not permitted"))) {
+		print_message("skipped: %s", r.err);
+		result_free(&r);
+		free(want[0]);
+		free(want[1]);
+		skip();
+	}
+	expect(&r, 0, NULL, NULL);
+	for (int i = 0; i < 2; i++) {
+		char line[64];
+		size_t len;
+
+		snprintf(name, sizeof(name), "dump/%d-%d.bpf", (int)pid, i);
+		char *got = read_file(tmp(name), &len);
+		if (!got)
+			fail_msg("%s was not written; stdout:\n%s", name, r.out);
+		if (len != want_len[i] || memcmp(got, want[i], len))
+			fail_msg("%s (%zu bytes) differs from compile's output (%zu bytes)", name,
+				 len, want_len[i]);
+		free(got);
+		free(want[i]);
+		/* "INDEX PATH: N instructions, ..." */
+		snprintf(line, sizeof(line), "%d %s: %zu instructions, ", i, tmp(name), len / 8);
+		if (!strstr(r.out, line))
+			fail_msg("no line '%s' in:\n%s", line, r.out);
+	}
+	assert_non_null(strstr(r.out, "eBPF"));
+	assert_non_null(strstr(r.out, "syscalls cached"));
+	assert_non_null(strstr(r.out, "chain: 2 filters"));
+	result_free(&r);
+	snprintf(name, sizeof(name), "dump/%d-2.bpf", (int)pid);
+	assert_int_equal(access(tmp(name), F_OK), -1);
+}
+
+static void test_dump_errors(void **state)
+{
+	(void)state;
+	char pidstr[16];
+	struct result r;
+
+	/* The test process itself has no filters. */
+	if (unfiltered()) {
+		snprintf(pidstr, sizeof(pidstr), "%d", (int)getpid());
+		r = RUN("dump", pidstr, "-o", tmpdir);
+		expect(&r, 1, NULL, "no seccomp filters");
+		assert_int_equal(r.out_len, 0);
+		result_free(&r);
+	}
+	/* Above any pid_max the kernel allows. */
+	r = RUN("dump", "1073741823", "-o", tmpdir);
+	expect(&r, 1, NULL, "no process 1073741823");
+	result_free(&r);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)getpid());
+	r = RUN("dump", pidstr, "-o", tmp("no-such-dir"));
+	expect(&r, 1, NULL, "no-such-dir");
+	result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -715,6 +1039,11 @@ int main(void)
 		cmocka_unit_test(test_inspect_broken),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_examples),
+		cmocka_unit_test(test_exec_runs_command),
+		cmocka_unit_test(test_exec_denies),
+		cmocka_unit_test(test_exec_failures),
+		cmocka_unit_test(test_dump),
+		cmocka_unit_test(test_dump_errors),
 	};
 
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

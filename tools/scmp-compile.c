@@ -4,7 +4,9 @@
  *
  * Exit status: 0 success, 1 bad policy or input, 2 usage error.  diff is the
  * exception, as with cmp(1): 0 equivalent, 1 different, 2 any failure, so a
- * script can tell "they differ" from "could not compare".
+ * script can tell "they differ" from "could not compare".  exec follows
+ * env(1) once the filter is in place: 126 when the command cannot run, 127
+ * when it is not found, else whatever the command exits with.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,7 +29,7 @@
 
 #define PROG_NAME "scmp-compile"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
 /* Inputs larger than this are not policies or filters (a 4096-insn filter
  * is 32 KiB; the largest real profiles are well under 1 MiB). */
@@ -330,6 +333,8 @@ enum {
 	OPT_NO_ENOSYS,
 	OPT_RESTRICTIVE,
 	OPT_NAME,
+	OPT_FLAGS,
+	OPT_KEEP_NNP,
 };
 
 /* Which options each subcommand takes. */
@@ -345,6 +350,8 @@ enum {
 	F_NAME = 1 << 8,
 	F_QUIET = 1 << 9,
 	F_RESTRICTIVE = 1 << 10,
+	F_FLAGS = 1 << 11,
+	F_KEEP_NNP = 1 << 12,
 	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET,
 };
 
@@ -362,6 +369,8 @@ static const struct option long_opts[] = {
 	{ "stats", no_argument, NULL, 's' },
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "flags", required_argument, NULL, OPT_FLAGS },
+	{ "keep-nnp", no_argument, NULL, OPT_KEEP_NNP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -377,8 +386,11 @@ struct cli {
 	bool stats;
 	bool quiet;
 	const char *c_name;
+	unsigned seccomp_flags;		/* exec --flags */
+	bool keep_nnp;
 	char **pos;
 	int npos;
+	char **cmd_argv;		/* exec: the command, NULL-terminated */
 };
 
 /* Every capability of Linux 6.x, for --caps all (a privileged container). */
@@ -535,6 +547,65 @@ static int parse_format(const char *s)
 	return -1;
 }
 
+/* exec --flags: SECCOMP_FILTER_FLAG_* names as the OCI "flags" field spells
+ * them, or without the prefix, in any case, '-' for '_'. */
+static int parse_seccomp_flags(const char *s, unsigned *out)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} names[] = {
+		{ "TSYNC", SECCOMP_FILTER_FLAG_TSYNC },
+		{ "LOG", SECCOMP_FILTER_FLAG_LOG },
+		{ "SPEC_ALLOW", SECCOMP_FILTER_FLAG_SPEC_ALLOW },
+		{ "TSYNC_ESRCH", SECCOMP_FILTER_FLAG_TSYNC_ESRCH },
+		{ "NEW_LISTENER", SECCOMP_FILTER_FLAG_NEW_LISTENER },
+		{ "WAIT_KILLABLE_RECV", SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV },
+	};
+	static const char prefix[] = "SECCOMP_FILTER_FLAG_";
+
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		const char *next = s + len + (s[len] == ',');
+		char name[64];
+		size_t j, k = 0;
+
+		while (len && (*s == ' ' || *s == '\t'))
+			s++, len--;
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+			len--;
+		if (!len) {
+			s = next;
+			continue;
+		}
+		if (len >= sizeof(name))
+			return usage_error("unknown seccomp flag '%.*s'", (int)len, s);
+		for (size_t i = 0; i < len; i++) {
+			char ch = s[i] == '-' ? '_' : s[i];
+
+			name[k++] = ch >= 'a' && ch <= 'z' ? (char)(ch - 'a' + 'A') : ch;
+		}
+		name[k] = '\0';
+		const char *bare = strncmp(name, prefix, sizeof(prefix) - 1) ? name
+									     : name + sizeof(prefix) - 1;
+		for (j = 0; j < ARRAY_SIZE(names); j++)
+			if (!strcmp(bare, names[j].name))
+				break;
+		if (j == ARRAY_SIZE(names))
+			return usage_error("unknown seccomp flag '%.*s' (tsync, log, spec_allow or "
+					   "tsync_esrch)", (int)len, s);
+		/* The listener fd would be closed by the exec it is meant to
+		 * survive, leaving notifying calls to fail with ENOSYS. */
+		if (names[j].bit & (SECCOMP_FILTER_FLAG_NEW_LISTENER |
+				    SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV))
+			return usage_error("%s needs a supervisor to answer notifications, and exec "
+					   "has none", names[j].name);
+		*out |= names[j].bit;
+		s = next;
+	}
+	return EXIT_OK;
+}
+
 static void print_help(FILE *f)
 {
 	fputs(
@@ -544,6 +615,9 @@ static void print_help(FILE *f)
 "       " PROG_NAME " explain POLICY SYSCALL [ARG...] [-a ABI] [POLICY OPTIONS]\n"
 "       " PROG_NAME " inspect FILE.bpf [-a ABI] [-f text] [--kernel X.Y]\n"
 "       " PROG_NAME " diff A B [-a ABI] [POLICY OPTIONS]\n"
+"       " PROG_NAME " exec [--flags LIST] [--keep-nnp] [-a ABI] [POLICY OPTIONS]\n"
+"                    POLICY|FILE.bpf [--] CMD [ARG...]\n"
+"       " PROG_NAME " dump PID [-o DIR]\n"
 "       " PROG_NAME " --help | --version\n"
 "\n"
 "POLICY OPTIONS are --caps, --kernel, --strict, --no-enosys, --restrictive and -q.\n"
@@ -558,14 +632,21 @@ static void print_help(FILE *f)
 "            it decides for each syscall number, and what it lets the kernel cache\n"
 "  diff      list the syscalls and arguments on which two filters (policies or\n"
 "            .bpf files) decide differently\n"
+"  exec      compile POLICY (or take FILE.bpf), install it in this process\n"
+"            with seccomp(2) and execute CMD under it\n"
+"  dump      write each filter of process PID (oldest first) to DIR/PID-N.bpf\n"
+"            and say what each costs and lets the kernel cache; needs\n"
+"            CAP_SYS_ADMIN and a caller not under seccomp\n"
 "\n"
 "Options:\n"
-"  -o, --output FILE   write to FILE (replaced atomically; '-' = stdout)\n"
+"  -o, --output FILE   write to FILE (replaced atomically; '-' = stdout);\n"
+"                      dump: the directory to write to (default: .)\n"
 "  -f, --format FMT    bpf (raw sock_filter array), c (C array) or text\n"
 "                      (disassembly); default text, or bpf when FILE ends in\n"
 "                      .bpf, c when it ends in .c or .h\n"
 "  -a, --arch ABI      x86_64, i386, x32, aarch64 or arm (or amd64, 386, arm64);\n"
-"                      compile: the target; otherwise: the ABI to examine\n"
+"                      compile: the target; exec: this machine's (the only\n"
+"                      one it can load); otherwise: the ABI to examine\n"
 "      --caps LIST     capabilities for Docker includes/excludes: CAP_X,CAP_Y,\n"
 "                      'default' (Docker's default set), 'all' or 'none'\n"
 "      --kernel X.Y    kernel version for Docker minKernel (default: running)\n"
@@ -577,6 +658,10 @@ static void print_help(FILE *f)
 "                      or stdout when the filter goes to a file)\n"
 "      --name NAME     array name for --format c (default scmpc_filter)\n"
 "  -q, --quiet         do not print warnings\n"
+"      --flags LIST    exec: seccomp(2) flags added to the policy's own:\n"
+"                      tsync, log, spec_allow, tsync_esrch (comma-separated)\n"
+"      --keep-nnp      exec: do not set no_new_privs, so that set-user-ID\n"
+"                      programs keep their privileges (needs CAP_SYS_ADMIN)\n"
 "  -h, --help          print this help\n"
 "  -V, --version       print the version\n"
 "\n"
@@ -584,10 +669,15 @@ static void print_help(FILE *f)
 "negative after '--').  POLICY, A or B may be '-' for standard input.\n"
 "\n"
 "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
-"diff: 0 equivalent, 1 different, 2 error.\n", f);
+"diff: 0 equivalent, 1 different, 2 error.\n"
+"exec: 1 when the filter cannot be installed, 126 when CMD cannot be run,\n"
+"127 when it is not found, else CMD's own status.\n", f);
 }
 
-static int parse_args(int argc, char **argv, unsigned allowed, struct cli *c)
+/* One getopt pass over ARGV; OPTSTRING's leading '+' (or not) decides
+ * whether it stops at the first operand.  *END gets getopt's optind. */
+static int parse_opts(int argc, char **argv, const char *optstring, unsigned allowed,
+		      struct cli *c, int *end)
 {
 	static const struct {
 		int opt;
@@ -600,12 +690,13 @@ static int parse_args(int argc, char **argv, unsigned allowed, struct cli *c)
 		{ OPT_NO_ENOSYS, F_NO_ENOSYS, "--no-enosys" }, { 's', F_STATS, "--stats" },
 		{ OPT_RESTRICTIVE, F_RESTRICTIVE, "--restrictive" },
 		{ OPT_NAME, F_NAME, "--name" }, { 'q', F_QUIET, "--quiet" },
+		{ OPT_FLAGS, F_FLAGS, "--flags" }, { OPT_KEEP_NNP, F_KEEP_NNP, "--keep-nnp" },
 	};
 	int opt;
 
 	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":ho:f:a:sqV", long_opts, NULL)) != -1) {
+	optind = 0;	/* glibc: a full restart, so a second pass sees its own '+' */
+	while ((opt = getopt_long(argc, argv, optstring, long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			print_help(stdout);
@@ -679,10 +770,59 @@ static int parse_args(int argc, char **argv, unsigned allowed, struct cli *c)
 		case 'q':
 			c->quiet = true;
 			break;
+		case OPT_FLAGS:
+			if (parse_seccomp_flags(optarg, &c->seccomp_flags))
+				return EXIT_USAGE;
+			break;
+		case OPT_KEEP_NNP:
+			c->keep_nnp = true;
+			break;
 		}
 	}
-	c->pos = argv + optind;
-	c->npos = argc - optind;
+	*end = optind;
+	return EXIT_OK;
+}
+
+#define OPTSTRING ":ho:f:a:sqV"
+
+static int parse_args(int argc, char **argv, unsigned allowed, struct cli *c)
+{
+	int end, rc = parse_opts(argc, argv, OPTSTRING, allowed, c, &end);
+
+	c->pos = argv + end;
+	c->npos = argc - end;
+	return rc;
+}
+
+/* exec's command line is ours up to the command and the command's after
+ * it, as for env(1): options are taken before and after POLICY, but
+ * scanning stops at the first word after POLICY (or after '--'), so CMD's
+ * own options are never read as ours. */
+static int parse_exec_args(int argc, char **argv, unsigned allowed, struct cli *c)
+{
+	int end, rc = parse_opts(argc, argv, "+" OPTSTRING, allowed, c, &end);
+
+	if (rc)
+		return rc;
+	if (end >= argc)
+		return usage_error("exec needs a POLICY and a command");
+	bool after_dashes = end > 1 && !strcmp(argv[end - 1], "--");
+	c->pos = argv + end;
+	c->npos = 1;
+	if (!after_dashes) {
+		/* The pass restarts on POLICY's tail with POLICY as its argv[0]. */
+		int tail;
+
+		rc = parse_opts(argc - end, argv + end, "+" OPTSTRING, allowed, c, &tail);
+		if (rc)
+			return rc;
+		end += tail;
+	} else {
+		end++;
+	}
+	if (end >= argc)
+		return usage_error("exec needs a command to run after the POLICY");
+	c->cmd_argv = argv + end;
 	return EXIT_OK;
 }
 
@@ -2397,7 +2537,243 @@ out:
 	return status;
 }
 
+/* ------------------------------------------------------------------ exec */
+
+/* Whether execvp() will find NAME, asked before any filter is in place:
+ * a typo then costs nothing and is reported in env(1)'s terms.  Returns 0,
+ * or the status to exit with. */
+static int find_command(const char *name)
+{
+	const char *path = getenv("PATH");
+	bool denied = false;
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (strchr(name, '/')) {
+		if (access(name, X_OK) == 0)
+			return EXIT_OK;
+		int e = errno;
+		errorf("%s: %s", name, strerror(e));
+		return e == ENOENT || e == ENOTDIR ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+	}
+	if (!path)
+		path = "/bin:/usr/bin";	/* what glibc's execvp() searches then */
+	for (const char *p = path;;) {
+		const char *next = strchrnul(p, ':');
+		int dl = (int)(next - p);
+
+		/* An empty entry is the current directory. */
+		int n = snprintf(buf, sizeof(buf), "%.*s%s%s", dl ? dl : 1, dl ? p : ".",
+				 "/", name);
+		if (n > 0 && (size_t)n < sizeof(buf)) {
+			if (access(buf, X_OK) == 0) {
+				if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
+					return EXIT_OK;
+			} else if (errno == EACCES) {
+				denied = true;
+			}
+		}
+		if (!*next)
+			break;
+		p = next + 1;
+	}
+	if (denied) {
+		errorf("%s: %s", name, strerror(EACCES));
+		return EXIT_CANNOT_RUN;
+	}
+	errorf("%s: command not found", name);
+	return EXIT_NOT_FOUND;
+}
+
+static int cmd_exec(struct cli *c)
+{
+	enum scmpc_arch native = native_arch();
+	struct scmpc_load_opts o;
+	struct scmpc_load_result res;
+	struct filter f;
+	scmpc_diag *d = NULL;
+	int status = EXIT_INPUT, rc;
+
+	memset(&f, 0, sizeof(f));
+	/* The filter goes into this kernel: a policy resolved for another
+	 * host would answer every call, execve first, with its bad-arch action. */
+	if (c->arch != SCMPC_ARCH_NONE && c->arch != native)
+		return usage_error("exec installs the filter here: --arch can only be %s",
+				   scmpc_arch_name(native));
+	if (load_filter(c, c->pos[0], native, &f))
+		goto out;
+	if (f.policy) {
+		bool has_native = false;
+
+		for (size_t i = 0; i < scmpc_policy_arch_count(f.policy); i++)
+			has_native |= scmpc_policy_arch(f.policy, i) == native;
+		if (!has_native) {
+			errorf("%s: the policy has no %s section, so every call (execve first) "
+			       "would get its bad-arch action", f.name, scmpc_arch_name(native));
+			goto out;
+		}
+	}
+	status = find_command(c->cmd_argv[0]);
+	if (status != EXIT_OK)
+		goto out;
+	status = EXIT_INPUT;
+
+	d = scmpc_diag_new();
+	if (!d) {
+		errorf("%s", strerror(ENOMEM));
+		goto out;
+	}
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
+	o.flags = c->keep_nnp ? SCMPC_LOAD_KEEP_NNP : 0;
+	o.seccomp_flags = c->seccomp_flags;
+	memset(&res, 0, sizeof(res));
+	res.sz = sizeof(res);
+	rc = f.policy ? scmpc_load_prog(f.prog, f.policy, &o, &res, d)
+		      : scmpc_load(f.insns, f.len, &o, &res, d);
+	report_warnings(f.name, d, c->quiet);
+	if (rc < 0) {
+		report_diag(f.name, d, rc);
+		goto out;
+	}
+	if (rc > 0)
+		close(rc);	/* a listener nobody will read (exec refuses to ask for one) */
+
+	fflush(stdout);
+	execvp(c->cmd_argv[0], c->cmd_argv);
+	/* From here on every call, these too, passes the new filter. */
+	int e = errno;
+	errorf("%s: cannot execute under the filter: %s", c->cmd_argv[0], strerror(e));
+	status = e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+out:
+	scmpc_diag_free(d);
+	filter_free(&f);
+	return status;
+}
+
+/* ------------------------------------------------------------------ dump */
+
+/* KERNEL_VERSION of the running kernel, for the cache prediction. */
+static unsigned running_kernel(void)
+{
+	struct utsname u;
+	unsigned major, minor;
+
+	if (uname(&u) || !parse_kernel(u.release, &major, &minor))
+		return 0;	/* the library's default: the newest kernel it knows */
+	return major << 16 | minor << 8;
+}
+
+static int cmd_dump(struct cli *c)
+{
+	enum scmpc_arch native = native_arch();
+	const char *dir = c->output ? c->output : ".";
+	scmpc_diag *d = NULL;
+	scmpc_prog **progs = NULL;
+	const struct sock_filter **insns = NULL;
+	size_t *lens = NULL;
+	struct stat st;
+	unsigned pid;
+	const char *end;
+	int n = 0, status = EXIT_INPUT;
+
+	if (c->npos != 1)
+		return usage_error(c->npos ? "dump takes one PID" : "dump needs a PID");
+	if (!parse_uint(c->pos[0], INT_MAX, &pid, &end) || *end || !pid)
+		return usage_error("invalid process id '%s'", c->pos[0]);
+	if (!strcmp(dir, "-"))
+		return usage_error("dump writes one file per filter: -o names a directory");
+	errno = 0;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		errorf("%s: %s", dir, strerror(errno ? errno : ENOTDIR));
+		return EXIT_INPUT;
+	}
+
+	d = scmpc_diag_new();
+	if (!d) {
+		errorf("%s", strerror(ENOMEM));
+		return EXIT_INPUT;
+	}
+	n = scmpc_introspect((pid_t)pid, NULL, &progs, d);
+	report_warnings("dump", d, false);
+	if (n < 0) {
+		const char *msg = scmpc_diag_message(d);
+
+		switch (-n) {
+		case ESRCH:
+			errorf("no process %u", pid);
+			break;
+		case EPERM:
+		case EACCES:
+			errorf("process %u: %s%s", pid, *msg ? msg : strerror(-n),
+			       geteuid() ? " (try as root)" : "");
+			break;
+		default:
+			errorf("process %u: %s", pid, *msg ? msg : strerror(-n));
+			break;
+		}
+		goto out;
+	}
+	if (n == 0) {
+		errorf("process %u has no seccomp filters: nothing to dump", pid);
+		goto out;
+	}
+
+	insns = calloc((size_t)n, sizeof(*insns));
+	lens = calloc((size_t)n, sizeof(*lens));
+	if (!insns || !lens) {
+		errorf("%s", strerror(ENOMEM));
+		goto out;
+	}
+	struct scmpc_cache_opts co;
+	memset(&co, 0, sizeof(co));
+	co.sz = sizeof(co);
+	co.nr_count = CACHE_NR;
+	co.kernel_version = running_kernel();
+	uint8_t bits[(CACHE_NR + 7) / 8];
+	size_t used = 0;
+	for (int i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		size_t elen = scmpc_prog_ebpf_len(progs[i]);
+
+		insns[i] = scmpc_prog_insns(progs[i]);
+		lens[i] = scmpc_prog_len(progs[i]);
+		if (snprintf(path, sizeof(path), "%s/%u-%d.bpf", dir, pid, i) >= (int)sizeof(path)) {
+			errorf("%s: %s", dir, strerror(ENAMETOOLONG));
+			goto out;
+		}
+		if (write_output(path, insns[i], lens[i] * sizeof(struct sock_filter)))
+			goto out;
+		int cached = scmpc_cache_bitmap(&insns[i], &lens[i], 1, native, &co, bits);
+		printf("%d %s: %zu instructions, %zu eBPF, ", i, path, lens[i], elen);
+		if (cached < 0)
+			printf("cache unknown (%s)\n", strerror(-cached));
+		else
+			printf("%d of %u %s syscalls cached\n", cached, CACHE_NR,
+			       scmpc_arch_name(native));
+		used += elen + 4;
+	}
+	/* The kernel caches a call only when every filter of the chain would
+	 * allow it. */
+	int cached = scmpc_cache_bitmap(insns, lens, (size_t)n, native, &co, bits);
+	printf("chain: %d filter%s, %zu of %u eBPF instructions used, ", n, n == 1 ? "" : "s",
+	       used, SCMPC_CHAIN_BUDGET);
+	if (cached < 0)
+		printf("cache unknown (%s)\n", strerror(-cached));
+	else
+		printf("%d of %u %s syscalls cached\n", cached, CACHE_NR, scmpc_arch_name(native));
+	status = EXIT_OK;
+out:
+	free(insns);
+	free(lens);
+	scmpc_prog_array_free(progs, n > 0 ? (size_t)n : 0);
+	scmpc_diag_free(d);
+	return status;
+}
+
 /* ------------------------------------------------------------------ main */
+
+#define COMMANDS "compile, explain, inspect, diff, exec or dump"
 
 int main(int argc, char **argv)
 {
@@ -2411,6 +2787,8 @@ int main(int argc, char **argv)
 		{ "explain", cmd_explain, F_ARCH | F_POLICY },
 		{ "inspect", cmd_inspect, F_ARCH | F_FORMAT | F_KERNEL },
 		{ "diff", cmd_diff, F_ARCH | F_POLICY },
+		{ "exec", cmd_exec, F_ARCH | F_POLICY | F_FLAGS | F_KEEP_NNP },
+		{ "dump", cmd_dump, F_OUTPUT },
 	};
 	struct cli c;
 	int status;
@@ -2418,7 +2796,7 @@ int main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.format = -1;
 	if (argc < 2)
-		return usage_error("missing command (compile, explain, inspect or diff)");
+		return usage_error("missing command (" COMMANDS ")");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		print_help(stdout);
 		return EXIT_OK;
@@ -2434,11 +2812,14 @@ int main(int argc, char **argv)
 	if (i == ARRAY_SIZE(cmds)) {
 		if (argv[1][0] == '-')
 			return usage_error("unknown option '%s'", argv[1]);
-		return usage_error("unknown command '%s' (compile, explain, inspect or diff)", argv[1]);
+		return usage_error("unknown command '%s' (" COMMANDS ")", argv[1]);
 	}
 	c.cmd = cmds[i].name;
 	install_signal_cleanup();
-	status = parse_args(argc - 1, argv + 1, cmds[i].allowed, &c);
+	if (cmds[i].fn == cmd_exec)
+		status = parse_exec_args(argc - 1, argv + 1, cmds[i].allowed, &c);
+	else
+		status = parse_args(argc - 1, argv + 1, cmds[i].allowed, &c);
 	if (status == EXIT_OK)
 		status = cmds[i].fn(&c);
 	free_caps(c.caps);
