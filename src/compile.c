@@ -34,14 +34,23 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 	if ((err = policy_views_init(p, views, d)) < 0)
 		return err;
 
-	dag_init(&g);
-	int64_t root = (opts.flags & SCMPC_COMPILE_NAIVE) ? lower_naive(&g, p, views, d)
-							   : lower_policy(&g, p, views, d);
-	if (root < 0) {
-		err = (int)root;
-		goto out;
+	/* Argument checks are laid out for the shortest worst path; when that
+	 * makes the program too long for the kernel, once more for size. */
+	for (int compact = 0; compact < 2; compact++) {
+		dag_init(&g);
+		int64_t root = (opts.flags & SCMPC_COMPILE_NAIVE)
+				       ? lower_naive(&g, p, views, d)
+				       : lower_policy(&g, p, views, compact, d);
+		if (root < 0) {
+			err = (int)root;
+			goto out;
+		}
+		err = emit_program(&g, (uint32_t)root, &insns, &len, d);
+		dag_fini(&g);
+		if (err != -E2BIG || compact || (opts.flags & SCMPC_COMPILE_NAIVE))
+			break;
 	}
-	if ((err = emit_program(&g, (uint32_t)root, &insns, &len, d)) < 0)
+	if (err < 0)
 		goto out;
 	/* Both checks run on every compile: a compiler bug must surface here,
 	 * never as a kernel EINVAL or a hole in someone's sandbox. */

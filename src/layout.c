@@ -119,10 +119,9 @@ static bool greedy(struct dag *g, struct item *it, size_t *m, size_t lo, size_t 
 }
 
 /*
- * Exact for its objective: over all trees of splits and jeq chains, the
- * least worst key, then (number trees) the least weighted depth and the
- * fewest instructions, or (argument trees) the fewest instructions and the
- * least weighted depth.  A jeq chain covers a run of ranges that all decide
+ * Exact for its objective (enum layout_goal): over all trees of splits and
+ * jeq chains, the least worst key, weighted depth and instructions in the
+ * goal's order.  A jeq chain covers a run of ranges that all decide
  * alike (the background) but for single values, testing each of those in
  * turn: it is how a handful of values is cheapest to pick out, and a split
  * above it keeps the path short when there are many.  O(n^3), so it runs
@@ -132,7 +131,7 @@ static bool greedy(struct dag *g, struct item *it, size_t *m, size_t lo, size_t 
 
 struct dp {
 	size_t n;
-	bool mean_first;
+	enum layout_goal goal;
 	int *f;			/* worst key of the best tree over [i, j] */
 	uint64_t *s;		/* its weighted depth */
 	uint32_t *z;		/* its instructions */
@@ -164,6 +163,16 @@ static bool chain_of(const struct item *it, size_t i, size_t j, uint32_t *bg, ui
 	return *tests > 0;
 }
 
+/* The jeq chain over [i, j] with background BG, first value tested first. */
+static uint32_t chain_build(struct dag *g, const struct item *it, size_t i, size_t j, uint32_t bg)
+{
+	uint32_t node = bg;
+	for (size_t m = j + 1; m-- > i;)
+		if (it[m].node != bg)
+			node = dag_jmp(g, BPF_JEQ, it[m].lo, it[m].node, node);
+	return node;
+}
+
 static uint32_t dp_build(struct dag *g, const struct dp *dp, const struct item *it, size_t i,
 			 size_t j)
 {
@@ -173,11 +182,7 @@ static uint32_t dp_build(struct dag *g, const struct dp *dp, const struct item *
 	if (k < 0) {
 		uint32_t bg, tests;
 		chain_of(it, i, j, &bg, &tests);
-		uint32_t node = bg;
-		for (size_t m = j + 1; m-- > i;)
-			if (it[m].node != bg)
-				node = dag_jmp(g, BPF_JEQ, it[m].lo, it[m].node, node);
-		return node;
+		return chain_build(g, it, i, j, bg);
 	}
 	uint32_t left = dp_build(g, dp, it, i, (size_t)k);
 	uint32_t right = dp_build(g, dp, it, (size_t)k + 1, j);
@@ -189,16 +194,25 @@ static uint32_t dp_build(struct dag *g, const struct dp *dp, const struct item *
 static bool better(const struct dp *dp, int f, uint64_t s, uint32_t z, int bf, uint64_t bs,
 		   uint32_t bz)
 {
-	if (f != bf)
-		return f < bf;
-	if (dp->mean_first)
+	switch (dp->goal) {
+	case LAYOUT_NUMBERS:
+		if (f != bf)
+			return f < bf;
 		return s != bs ? s < bs : z < bz;
-	return z != bz ? z < bz : s < bs;
+	case LAYOUT_ARGS:
+		if (f != bf)
+			return f < bf;
+		return z != bz ? z < bz : s < bs;
+	default:
+		if (z != bz)
+			return z < bz;
+		return f != bf ? f < bf : s < bs;
+	}
 }
 
-static uint32_t optimal(struct dag *g, const struct item *it, size_t n, bool mean_first)
+static uint32_t optimal(struct dag *g, const struct item *it, size_t n, enum layout_goal goal)
 {
-	struct dp dpv = { .n = n, .mean_first = mean_first }, *dp = &dpv;
+	struct dp dpv = { .n = n, .goal = goal }, *dp = &dpv;
 	uint64_t *wsum = malloc((n + 1) * sizeof(*wsum));
 	dp->f = malloc(n * n * sizeof(*dp->f));
 	dp->s = malloc(n * n * sizeof(*dp->s));
@@ -270,7 +284,7 @@ out:
 	return root;
 }
 
-uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, bool number_tree)
+uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout_goal goal)
 {
 	if (n == 0)
 		return NODE_NONE;
@@ -285,7 +299,7 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, bool number
 	for (size_t i = 0; i < n; i++) {
 		uint32_t hi = i + 1 < n ? r[i + 1].lo - 1 : UINT32_MAX;
 		int cost = g->nodes[r[i].node].cost;
-		if (number_tree)
+		if (goal == LAYOUT_NUMBERS)
 			cost = (cost + 1) / 2;
 		it[i] = (struct item){
 			.node = r[i].node,
@@ -309,9 +323,11 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, bool number
 		if (j - i > 1 && !greedy(g, it, &m, i, j))
 			goto oom;
 	}
-	uint32_t root;
+	uint32_t root, bg, tests;
 	if (m <= DP_MAX) {
-		root = optimal(g, it, m, number_tree);
+		root = optimal(g, it, m, goal);
+	} else if (goal == LAYOUT_ARGS_COMPACT && chain_of(it, 0, m - 1, &bg, &tests)) {
+		root = chain_build(g, it, 0, m - 1, bg);
 	} else {
 		if (!greedy(g, it, &m, 0, m))
 			goto oom;

@@ -14,11 +14,15 @@ struct range {
 
 /* Build a search tree over RANGES (sorted by lo, the first at 0, adjacent
  * ranges with equal nodes already merged) that tests the accumulator, which
- * holds the value.  In a NUMBER_TREE (syscall numbers) a leaf that tests
- * more (an argument check) weighs half its cost in the balance, and the
- * mean path comes before size; in argument trees size comes first.
- * Returns the root node or NODE_NONE on ENOMEM. */
-uint32_t layout_tree(struct dag *g, const struct range *ranges, size_t n, bool number_tree);
+ * holds the value.  In a syscall-number tree a leaf that tests more (an
+ * argument check) weighs half its cost in the balance.  Returns the root
+ * node or NODE_NONE on ENOMEM. */
+enum layout_goal {
+	LAYOUT_NUMBERS,		/* worst path, then mean path, then size */
+	LAYOUT_ARGS,		/* worst path, then size, then mean path */
+	LAYOUT_ARGS_COMPACT,	/* size first: for programs that do not fit otherwise */
+};
+uint32_t layout_tree(struct dag *g, const struct range *ranges, size_t n, enum layout_goal goal);
 
 /* Append [lo, ...) -> node to a growing array, merging with the last range
  * when it decides the same.  Returns false on ENOMEM. */

@@ -45,6 +45,7 @@ struct lterm {
 
 struct lctx {
 	struct dag *g;
+	enum layout_goal goal;
 	uint32_t fallback;
 	struct lterm *terms;
 	size_t nterms;
@@ -340,7 +341,7 @@ static uint32_t build_partition(struct lctx *c, const uint8_t *st, const bool *r
 		if (sub == NODE_NONE || !range_push(&rv, cuts[b], sub, 1, true))
 			goto out;
 	}
-	node = layout_tree(c->g, rv.v, rv.n, false);
+	node = layout_tree(c->g, rv.v, rv.n, c->goal);
 	if (node != NODE_NONE && held != (int)var)
 		node = dag_ld(c->g, var_offset(var), node);
 out:
@@ -430,9 +431,10 @@ static uint8_t initial_state(struct lcond *lc)
 }
 
 uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-		       size_t lo, size_t hi)
+		       size_t lo, size_t hi, bool compact)
 {
-	struct lctx c = { .g = g, .fallback = p->def_action };
+	struct lctx c = { .g = g, .fallback = p->def_action,
+			  .goal = compact ? LAYOUT_ARGS_COMPACT : LAYOUT_ARGS };
 	size_t ncond = 0;
 	uint32_t node = NODE_NONE;
 	uint8_t *st = NULL;
@@ -533,7 +535,7 @@ static bool push_gap(struct dag *g, const scmpc_policy *p, const struct arch_vie
 }
 
 static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct segment *segs,
-			    size_t nseg, uint32_t hot_lo)
+			    size_t nseg, uint32_t hot_lo, bool compact)
 {
 	struct range_vec rv = { 0 };
 	uint32_t root = NODE_NONE;
@@ -555,7 +557,7 @@ static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct s
 				;
 			if (nr > next && !push_gap(g, p, v, &rv, next, nr - 1, hot_lo))
 				goto out;
-			if (!push_range(g, &rv, nr, nr, lower_syscall(g, p, v, i, j), hot_lo))
+			if (!push_range(g, &rv, nr, nr, lower_syscall(g, p, v, i, j, compact), hot_lo))
 				goto out;
 			if (nr == sg->hi)
 				goto next_segment;
@@ -568,7 +570,7 @@ next_segment:;
 	/* nr == -1 is a tracer skipping the call: the default, on every ABI. */
 	if (!push_range(g, &rv, UINT32_MAX, UINT32_MAX, dag_ret(g, p->def_action), hot_lo))
 		goto out;
-	root = layout_tree(g, rv.v, rv.n, true);
+	root = layout_tree(g, rv.v, rv.n, LAYOUT_NUMBERS);
 out:
 	range_vec_free(&rv);
 	return root;
@@ -584,7 +586,7 @@ static const struct arch_view *find_view(const struct arch_view *views, size_t n
 }
 
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
-		     scmpc_diag *d)
+		     bool compact, scmpc_diag *d)
 {
 	/* One section per AUDIT_ARCH value, in the policy's order. */
 	uint32_t audits[SCMPC_ARCH_COUNT], sections[SCMPC_ARCH_COUNT];
@@ -614,7 +616,7 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 		} else {
 			segs[nseg++] = (struct segment){ 0, 0xfffffffeU, &views[i] };
 		}
-		uint32_t tree = number_tree(g, p, segs, nseg, hot_lo);
+		uint32_t tree = number_tree(g, p, segs, nseg, hot_lo, compact);
 		if (tree == NODE_NONE)
 			break;
 		audits[naudit] = ai->audit;

@@ -6,9 +6,10 @@
 #include "internal.h"
 
 /* The decision DAG of a whole policy: arch dispatch, per-ABI number trees,
- * argument checks.  Returns the root node, or a negative errno. */
+ * argument checks.  COMPACT lays argument checks out for size rather than
+ * path length.  Returns the root node, or a negative errno. */
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
-		     scmpc_diag *d);
+		     bool compact, scmpc_diag *d);
 
 /* The same decisions as one linear chain, without any optimisation. */
 int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *views,
@@ -17,6 +18,6 @@ int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *view
 /* The decision of one syscall's rules [lo, hi) of view V, testing arguments
  * as needed; A holds the syscall number on entry. */
 uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-		       size_t lo, size_t hi);
+		       size_t lo, size_t hi, bool compact);
 
 #endif

@@ -467,6 +467,36 @@ static void test_too_big(void **state)
 	scmpc_diag_free(d);
 }
 
+/* 300 syscalls with eight `arg0 ==` values each: searching each value set
+ * takes more than 4096 instructions in all, chains fit (libseccomp's
+ * layout does), so the compiler must fall back to laying them out for
+ * size rather than fail. */
+static void test_compact_fallback(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	unsigned added = 0;
+	for (uint32_t nr = 0; added < 300 && nr < 460; nr++) {
+		char name[64];
+		if (!scmpc_syscall_name(SCMPC_ARCH_X86_64, nr, name, sizeof(name)))
+			continue;
+		added++;
+		for (uint64_t k = 0; k < 8; k++) {
+			struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = nr * 31 + k * 7919 };
+			rule(p, d, name, SCMPC_ACT_ALLOW, &c, 1);
+		}
+	}
+	scmpc_prog *prog = compile(p, d, 0);
+	assert_true(scmpc_prog_len(prog) <= 4096);
+	uint32_t read = nr_of(SCMPC_ARCH_X86_64, "read");
+	assert_int_equal(run(prog, SCMPC_ARCH_X86_64, read, 7919, 0, NULL), SCMPC_ACT_ALLOW);
+	assert_int_equal(run(prog, SCMPC_ARCH_X86_64, read, 7918, 0, NULL), SCMPC_ACT_ERRNO(1));
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 /* Conditions on two arguments with staggered constants make every slice of
  * one argument a different problem for the other: far too big to load, and
  * it must fail with that reason rather than grind. */
@@ -642,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_jump_overflow),
 		cmocka_unit_test(test_too_big),
 		cmocka_unit_test(test_too_complex),
+		cmocka_unit_test(test_compact_fallback),
 		cmocka_unit_test(test_unconditional_allows_cacheable),
 		cmocka_unit_test(test_naive_agrees),
 		cmocka_unit_test(test_verifier_catches_mutants),
