@@ -128,6 +128,7 @@ static bool greedy(struct dag *g, struct item *it, size_t *m, size_t lo, size_t 
  * on trees of moderate size; the greedy takes larger ones.
  */
 #define DP_MAX 160
+#define CHAIN_MAX 16
 
 struct dp {
 	size_t n;
@@ -248,7 +249,10 @@ static uint32_t optimal(struct dag *g, const struct item *it, size_t n, enum lay
 				}
 			}
 			uint32_t bg, tests;
-			if (chain_of(it, i, j, &bg, &tests)) {
+			/* A chain of more than 16 tests never has the least worst
+			 * path; only a size-first search needs longer ones. */
+			bool try_chain = goal == LAYOUT_ARGS_COMPACT || len <= 2 * CHAIN_MAX + 1;
+			if (try_chain && chain_of(it, i, j, &bg, &tests)) {
 				/* The m-th tested value is m deep, the background
 				 * `tests` deep. */
 				int f = INT32_MIN;
