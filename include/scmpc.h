@@ -35,8 +35,9 @@
  *    (the highest number in libseccomp's table for the ABI, or the highest
  *    number the policy names, runc's rule) that no rule names gets it.
  *    ARM's private calls (0x0f0000-0x0f07ff) are never "unknown".
- *  - On 32-bit ABIs (i386, arm) an argument is its low 32 bits, zero-extended;
- *    the filter never reads the high word.  On 64-bit ABIs a condition is
+ *  - On 32-bit ABIs (i386, arm, and x32, whose userland is ILP32) an
+ *    argument is its low 32 bits, zero-extended; the filter never reads the
+ *    high word.  On 64-bit ABIs a condition is
  *    64-bit unless it carries SCMPC_COND_32BIT, in which case only the low
  *    32 bits are compared.  Comparisons are unsigned; a condition that no
  *    32-bit value can meet folds to a constant.

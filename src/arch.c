@@ -13,7 +13,10 @@
 static const struct arch_info arches[SCMPC_ARCH_COUNT] = {
 	{ SCMPC_ARCH_X86_64, "x86_64", AUDIT_ARCH_X86_64, SCMP_ARCH_X86_64, 0, false },
 	{ SCMPC_ARCH_I386, "i386", AUDIT_ARCH_I386, SCMP_ARCH_X86, 0, true },
-	{ SCMPC_ARCH_X32, "x32", AUDIT_ARCH_X86_64, SCMP_ARCH_X32, X32_BIT, false },
+	/* x32 is an ILP32 ABI: its int, long and pointer arguments are 32-bit
+	 * and the high half of the register is not sanitised (libseccomp
+	 * compares the low word too). */
+	{ SCMPC_ARCH_X32, "x32", AUDIT_ARCH_X86_64, SCMP_ARCH_X32, X32_BIT, true },
 	{ SCMPC_ARCH_AARCH64, "aarch64", AUDIT_ARCH_AARCH64, SCMP_ARCH_AARCH64, 0, false },
 	{ SCMPC_ARCH_ARM, "arm", AUDIT_ARCH_ARM, SCMP_ARCH_ARM, 0, true },
 };

@@ -41,7 +41,7 @@ struct arch_info {
 	uint32_t audit;		/* seccomp_data.arch value */
 	uint32_t scmp_token;	/* libseccomp SCMP_ARCH_* token */
 	uint32_t nr_base;	/* 0x40000000 for x32, else 0 */
-	bool compat32;		/* arguments are 32-bit: compare the low word only */
+	bool compat32;		/* arguments are 32-bit (i386, arm, x32): compare the low word only */
 };
 const struct arch_info *arch_info(enum scmpc_arch a);
 /* Highest number in libseccomp's table for the ABI (x32: with the bit set),

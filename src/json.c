@@ -908,6 +908,15 @@ static int parse_arg(struct jctx *c, json_object *a, const char *aw, bool keep, 
 	cond->value = value;	/* MASKED_EQ: the mask */
 	cond->value2 = cond->op == SCMPC_OP_MASKED_EQ ? value2 : 0;
 	cond->flags = 0;
+	/* libseccomp, and so runc and crun, compares (arg & mask) with
+	 * (valueTwo & mask); taken literally, bits outside the mask would make
+	 * the rule never match. */
+	if (cond->op == SCMPC_OP_MASKED_EQ && (value2 & ~value)) {
+		cond->value2 = value2 & value;
+		diag_warn(c->d, "%s: valueTwo 0x%" PRIx64 " has bits outside the mask 0x%" PRIx64
+			  "; compared as 0x%" PRIx64 ", as runc does", kpath(b, aw, "valueTwo"),
+			  value2, value, cond->value2);
+	}
 	return 0;
 }
 

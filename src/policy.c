@@ -129,24 +129,45 @@ SCMPC_API int scmpc_policy_set_merge(scmpc_policy *p, enum scmpc_merge m, scmpc_
 	return 0;
 }
 
-/* LIBSECCOMP merge: where a number has an unconditional rule, the first
- * one (lowest index; the list is sorted by number, then index) is all that
- * is left of its rules. */
+/* libseccomp drops a condition that tests nothing (a zero mask against
+ * zero), so a rule made only of such conditions is unconditional to it. */
+static bool lsc_unconditional(const struct rule *r)
+{
+	for (size_t k = 0; k < r->nconds; k++)
+		if (r->conds[k].op != SCMPC_OP_MASKED_EQ || r->conds[k].value ||
+		    r->conds[k].value2)
+			return false;
+	return true;
+}
+
+/* LIBSECCOMP merge: rules with the default action are refused (libseccomp
+ * answers EACCES); where a number has an unconditional rule, the first one
+ * (lowest index; the list is sorted by number, then index) is all that is
+ * left of its rules. */
 static void merge_first_unconditional(const scmpc_policy *p, struct arch_view *v)
 {
 	size_t out = 0;
 	for (size_t i = 0; i < v->nrs;) {
-		size_t j = i, keep = SIZE_MAX;
-		while (j < v->nrs && v->rs[j].nr == v->rs[i].nr) {
-			if (keep == SIZE_MAX && p->rules[v->rs[j].rule].nconds == 0)
-				keep = j;
-			j++;
+		/* Compacting in place: entries are read at j before out (<= j)
+		 * overwrites them, and the kept one is copied out first. */
+		size_t j = i, start = out;
+		uint32_t nr = v->rs[i].nr;
+		struct resolved kept;
+		bool have = false;
+		while (j < v->nrs && v->rs[j].nr == nr) {
+			struct resolved cur = v->rs[j++];
+			const struct rule *r = &p->rules[cur.rule];
+			if (r->action == p->def_action)
+				continue;
+			if (!have && lsc_unconditional(r)) {
+				kept = cur;
+				have = true;
+			}
+			v->rs[out++] = cur;
 		}
-		if (keep != SIZE_MAX) {
-			v->rs[out++] = v->rs[keep];
-		} else {
-			memmove(&v->rs[out], &v->rs[i], (j - i) * sizeof(*v->rs));
-			out += j - i;
+		if (have) {
+			out = start;
+			v->rs[out++] = kept;
 		}
 		i = j;
 	}

@@ -22,9 +22,9 @@
  *    harmless unless such a rule can match together with a less restrictive
  *    rule for the same call, where scmpc lets the default-valued rule win.
  *  - SCMPC_MERGE_LIBSECCOMP models libseccomp's "first unconditional rule
- *    decides", but counts neither default-action rules (which runc drops
- *    and libseccomp refuses) out nor rules whose conditions libseccomp
- *    drops as always true in (see merge_model_bits() in lsc_ref.c).
+ *    decides", but in the IR a default-action rule (which runc drops and
+ *    libseccomp refuses) can be that rule, and a rule whose conditions
+ *    libseccomp drops as always true cannot (see merge_model_bits()).
  *  - On i386/arm, libseccomp keeps only the low word of a 64-bit datum,
  *    while scmpc folds a condition no 32-bit value meets to a constant.
  *  - i386 socket/IPC calls: see lsc_policy_multiplexes().
@@ -46,13 +46,16 @@
 
 /* Compile P with libseccomp at OPTIMIZE_LEVEL (1: linear, 2: binary tree).
  * *INSNS is malloc'ed.  Returns 0 or a negative errno with a message in ERR
- * (-EOPNOTSUPP when P uses something libseccomp cannot express). */
+ * (-EOPNOTSUPP when P uses something libseccomp cannot express,
+ * -ETIMEDOUT when libseccomp hangs: the work runs in a forked child, since
+ * 2.5.4 can loop forever adding rules). */
 int lsc_compile(const scmpc_policy *p, int optimize_level, struct sock_filter **insns,
 		size_t *len, char *err, size_t errlen);
 
-/* lsc_compile() in two steps, so that benchmarks time only libseccomp's
- * work (filter, rules, export) and not the reference's own name lookups and
- * checks.  The plan refers to P, which must outlive it. */
+/* lsc_compile() in two steps and in this process, so that benchmarks time
+ * only libseccomp's work (filter, rules, export) and not the reference's own
+ * name lookups and checks.  The plan refers to P, which must outlive it.
+ * Only for policies known not to make libseccomp hang. */
 typedef struct lsc_plan lsc_plan;
 int lsc_plan_new(const scmpc_policy *p, lsc_plan **out, char *err, size_t errlen);
 int lsc_plan_compile(const lsc_plan *pl, int optimize_level, struct sock_filter **insns,
@@ -80,8 +83,9 @@ bool lsc_narrow_abi(enum scmpc_arch a);
 unsigned lsc_check(const scmpc_policy *p, char *why, size_t whylen);
 
 /* The same reasons per call (LSC_DIFF_OVERLAP, _DEFAULT_RULE, _WIDE32,
- * _MASKED, _TREE, _MERGE): *OUT (malloc'ed) lists each (ABI, number) with a reason.
- * Returns the count or a negative errno. */
+ * _MASKED, _TREE, _MERGE): *OUT (malloc'ed) lists each (ABI, number) with
+ * a reason, possibly in several entries.  Returns the count or a negative
+ * errno. */
 struct lsc_call_diff {
 	enum scmpc_arch arch;
 	uint32_t nr;

@@ -713,6 +713,23 @@ static void runc_rule_semantics(void **state)
 		assert_int_equal(scmpc_policy_eval(p, &sd, NULL), EPERM_);
 	}
 	scmpc_policy_free(p);
+
+	/* valueTwo with bits outside the mask: runc's libseccomp compares
+	 * (arg & 0xff) with 0x1ff & 0xff = 0xff, so getpid(0xff) is denied. */
+	scmpc_diag_clear(d);
+	p = parse_ok("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
+		     "{\"names\": [\"getpid\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": ["
+		     "{\"index\": 0, \"value\": 255, \"valueTwo\": 511, "
+		     "\"op\": \"SCMP_CMP_MASKED_EQ\"}]}]}",
+		     &o, d);
+	CALL1(p, X86_64, "getpid", 0xff, EPERM_);
+	CALL1(p, X86_64, "getpid", 0x1ff, EPERM_);
+	CALL1(p, X86_64, "getpid", 0xfe, ALLOW);
+	assert_int_equal(scmpc_diag_warning_count(d), 1);
+	assert_string_equal(scmpc_diag_warning(d, 0),
+			    "syscalls[0].args[0].valueTwo: valueTwo 0x1ff has bits outside the mask "
+			    "0xff; compared as 0xff, as runc does");
+	scmpc_policy_free(p);
 	scmpc_diag_free(d);
 }
 

@@ -186,6 +186,53 @@ static void test_semantics(void **state)
 	scmpc_diag_free(d);
 }
 
+/* What runc gets from libseccomp for overlapping rules (checked against
+ * libseccomp 2.5.4 by hand: seccomp_rule_add then seccomp_export_pfc). */
+static void test_libseccomp_merge(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_TRAP);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, d), 0);
+	assert_int_equal(scmpc_policy_set_merge(p, SCMPC_MERGE_LIBSECCOMP, d), 0);
+	struct scmpc_cond eq5 = { .arg = 0, .op = SCMPC_OP_EQ, .value = 5 };
+	struct scmpc_cond none = { .arg = 4, .op = SCMPC_OP_MASKED_EQ, .value = 0, .value2 = 0 };
+	/* A rule with the default action is refused, so the ALLOW after it is
+	 * the first unconditional rule. */
+	assert_true(add(p, "getpid", SCMPC_ACT_TRAP, NULL, 0, d) >= 0);
+	assert_true(add(p, "getpid", SCMPC_ACT_ALLOW, NULL, 0, d) >= 0);
+	/* The first unconditional rule wins over later ones of any kind... */
+	assert_true(add(p, "read", SCMPC_ACT_ALLOW, NULL, 0, d) >= 0);
+	assert_true(add(p, "read", SCMPC_ACT_ERRNO(2), NULL, 0, d) >= 0);
+	assert_true(add(p, "read", SCMPC_ACT_KILL_PROCESS, &eq5, 1, d) >= 0);
+	/* ...replaces earlier conditional ones... */
+	assert_true(add(p, "write", SCMPC_ACT_KILL_PROCESS, &eq5, 1, d) >= 0);
+	assert_true(add(p, "write", SCMPC_ACT_ALLOW, NULL, 0, d) >= 0);
+	/* ...and a condition that tests nothing leaves a rule unconditional. */
+	assert_true(add(p, "futex", SCMPC_ACT_ERRNO(38), &none, 1, d) >= 0);
+	assert_true(add(p, "futex", SCMPC_ACT_ERRNO(1), NULL, 0, d) >= 0);
+
+	struct seccomp_data sd = call(SCMPC_ARCH_X86_64, 39, 0);	/* getpid */
+	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_ALLOW);
+	sd = call(SCMPC_ARCH_X86_64, 0, 5);				/* read */
+	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_ALLOW);
+	sd = call(SCMPC_ARCH_X86_64, 1, 5);				/* write */
+	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_ALLOW);
+	sd = call(SCMPC_ARCH_X86_64, 202, 0);				/* futex */
+	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_ERRNO(38));
+
+	/* The restrictive merge reads the same rules differently. */
+	assert_int_equal(scmpc_policy_set_merge(p, SCMPC_MERGE_RESTRICTIVE, d), 0);
+	sd = call(SCMPC_ARCH_X86_64, 39, 0);
+	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_TRAP);
+	sd = call(SCMPC_ARCH_X86_64, 0, 5);
+	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_KILL_PROCESS);
+	sd = call(SCMPC_ARCH_X86_64, 202, 0);
+	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_ERRNO(1));
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_actions),
 		cmocka_unit_test(test_arches),
 		cmocka_unit_test(test_semantics),
+		cmocka_unit_test(test_libseccomp_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

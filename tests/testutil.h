@@ -60,9 +60,9 @@ const char *testutil_act(uint32_t act);
 /* Argument vectors that exercise the conditions of NR's rules on ABI view V
  * (struct arch_view, src/internal.h; NULL means no rules): all-zero and
  * all-ones vectors, a vector meeting each rule, each pair of those merged,
- * and each of them with one argument swept over values around every
- * constant (c-1, c, c+1, high word set or flipped, low word sign-extended,
- * values just meeting or missing each mask).  Returns 0 or -ENOMEM; OUT is
+ * and the zero and single-rule vectors with one argument swept over values
+ * around every constant (c-1, c, c+1, high word set or flipped, low word
+ * sign-extended, values just meeting or missing each mask).  Returns 0 or -ENOMEM; OUT is
  * reused across calls and released with testutil_vecs_free(). */
 struct arch_view;
 struct testutil_vecs {

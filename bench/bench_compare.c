@@ -1,0 +1,776 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * scmpc against libseccomp 2.5.4 (levels 1 and 2, built by tests/lsc_ref.c
+ * with the same semantics) on real profiles and synthetic policies, in one
+ * run: program size, executed path, cacheability, compile time, growth.
+ *
+ *   bench_compare [--csv FILE] [--quick]
+ *
+ * Profiles come from $SCMPC_POLICIES (default ../shared/policies) and
+ * $SCMPC_EXAMPLES (default examples), resolved for x86_64 with Docker's
+ * default capabilities on kernel 6.8.  Every figure is measured here with
+ * scmpc_emulate() and scmpc_cache_bitmap() on both compilers' programs, so
+ * neither compiler reports on itself.
+ */
+#include <errno.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "lsc_ref.h"
+#include "testutil.h"
+
+enum { C_SCMPC, C_L1, C_L2, NCOMP, C_SCMPC_NOVERIFY = NCOMP };
+static const char *const comp_name[NCOMP] = { "scmpc", "libseccomp-L1", "libseccomp-L2" };
+
+#define CACHE_NRS 470U		/* bitmap size of Linux 6.18 */
+#define PROBE_NRS 1024U
+
+static FILE *csv;
+static bool quick;
+
+static void csv_field(const char *s)
+{
+	/* RFC 4180: quote every text field, double embedded quotes. */
+	fputc('"', csv);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', csv);
+		fputc(*s, csv);
+	}
+	fputs("\",", csv);
+}
+
+static void csv_row(const char *section, const char *policy, const char *metric, const char *abi,
+		    const char *comp, double v)
+{
+	if (!csv)
+		return;
+	csv_field(section);
+	csv_field(policy);
+	csv_field(metric);
+	csv_field(abi);
+	csv_field(comp);
+	fprintf(csv, "%.6g\n", v);
+}
+
+/* ------------------------------------------------------------ compiling */
+
+struct prog {
+	bool ok;
+	struct sock_filter *insns;
+	size_t len;
+	char err[256];
+};
+
+static void prog_free(struct prog *g)
+{
+	free(g->insns);
+	memset(g, 0, sizeof(*g));
+}
+
+static int compile_one(const scmpc_policy *p, int comp, struct prog *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (comp == C_SCMPC) {
+		scmpc_diag *d = scmpc_diag_new();
+		scmpc_prog *sp = NULL;
+		int rc = scmpc_compile(p, NULL, &sp, d);
+		if (rc < 0) {
+			snprintf(g->err, sizeof(g->err), "%s", scmpc_diag_message(d));
+			scmpc_diag_free(d);
+			return rc;
+		}
+		scmpc_diag_free(d);
+		g->len = scmpc_prog_len(sp);
+		g->insns = malloc(g->len * sizeof(*g->insns));
+		if (!g->insns) {
+			scmpc_prog_free(sp);
+			return -ENOMEM;
+		}
+		memcpy(g->insns, scmpc_prog_insns(sp), g->len * sizeof(*g->insns));
+		scmpc_prog_free(sp);
+	} else {
+		int rc = lsc_compile(p, comp == C_L1 ? 1 : 2, &g->insns, &g->len, g->err,
+				     sizeof(g->err));
+		if (rc < 0)
+			return rc;
+	}
+	g->ok = true;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* One compile, output discarded: scmpc_compile() as a caller would run it
+ * (name resolution and its own checks included), or only libseccomp's part
+ * of the reference (PL prepared beforehand). */
+static int compile_discard(const scmpc_policy *p, const lsc_plan *pl, int comp)
+{
+	if (comp == C_SCMPC || comp == C_SCMPC_NOVERIFY) {
+		struct scmpc_compile_opts o = {
+			.sz = sizeof(o),
+			.flags = comp == C_SCMPC_NOVERIFY ? SCMPC_COMPILE_NO_VERIFY : 0,
+		};
+		scmpc_prog *sp = NULL;
+		int rc = scmpc_compile(p, &o, &sp, NULL);
+		scmpc_prog_free(sp);
+		return rc;
+	}
+	struct sock_filter *insns;
+	size_t len;
+	int rc = lsc_plan_compile(pl, comp == C_L1 ? 1 : 2, &insns, &len, NULL, 0);
+	free(insns);
+	return rc;
+}
+
+/* Median wall time of RUNS compiles (fewer once BUDGET_NS is spent, but at
+ * least one), in nanoseconds; 0 when a compile fails. */
+static uint64_t time_compile(const scmpc_policy *p, int comp, unsigned runs, uint64_t budget_ns)
+{
+	uint64_t *t = calloc(runs, sizeof(*t)), spent = 0, med = 0;
+	lsc_plan *pl = NULL;
+	unsigned n = 0;
+
+	if (!t || ((comp == C_L1 || comp == C_L2) && lsc_plan_new(p, &pl, NULL, 0) < 0))
+		goto out;
+	while (n < runs && (n == 0 || spent < budget_ns)) {
+		uint64_t t0 = testutil_now_ns();
+		int rc = compile_discard(p, pl, comp);
+		uint64_t dt = testutil_now_ns() - t0;
+		if (rc < 0)
+			goto out;
+		t[n++] = dt;
+		spent += dt;
+	}
+	qsort(t, n, sizeof(*t), cmp_u64);
+	med = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+out:
+	lsc_plan_free(pl);
+	free(t);
+	return med;
+}
+
+/* Compile and time in a child so that a libseccomp run past CAP_S seconds
+ * can be abandoned.  Returns false on timeout or failure. */
+static bool time_compile_capped(const scmpc_policy *p, int comp, unsigned runs,
+				uint64_t budget_ns, unsigned cap_s, size_t *len, uint64_t *med)
+{
+	int fd[2];
+	if (pipe(fd) < 0)
+		return false;
+	fflush(stdout);
+	if (csv)
+		fflush(csv);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return false;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		/* The cap is on one compile; a first run within it says the
+		 * timed runs (bounded by BUDGET_NS) will finish too. */
+		alarm(cap_s);
+		struct prog g;
+		uint64_t res[2] = { 0, 0 };
+		uint64_t t0 = testutil_now_ns();
+		if (compile_one(p, comp, &g) == 0) {
+			uint64_t first = testutil_now_ns() - t0;
+			alarm(0);
+			res[0] = g.len;
+			prog_free(&g);
+			res[1] = first > budget_ns / 4 ? first : time_compile(p, comp, runs, budget_ns);
+		}
+		ssize_t w = write(fd[1], res, sizeof(res));
+		_exit(w == (ssize_t)sizeof(res) ? 0 : 1);
+	}
+	close(fd[1]);
+	uint64_t res[2] = { 0, 0 };
+	ssize_t r = read(fd[0], res, sizeof(res));
+	close(fd[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	if (r != (ssize_t)sizeof(res) || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || !res[0])
+		return false;
+	*len = (size_t)res[0];
+	*med = res[1];
+	return true;
+}
+
+/* ------------------------------------------------------------- measuring */
+
+struct abi_stats {
+	enum scmpc_arch arch;
+	unsigned worst;
+	double mean;
+	unsigned counted;	/* argument-free numbers measured */
+	int cacheable;		/* -1: the ABI has no bitmap */
+	unsigned cached_allowed;	/* cached and allowed unconditionally */
+	unsigned uncond;	/* numbers < CACHE_NRS allowed whatever the arguments */
+};
+
+struct argsys {
+	uint32_t nr;
+	char name[32];
+	unsigned worst[NCOMP];
+};
+
+struct result {
+	const char *label;
+	struct prog g[NCOMP];
+	struct abi_stats abi[NCOMP][SCMPC_ARCH_COUNT];
+	size_t nabi;
+	struct argsys as[64];
+	size_t nas;
+	uint64_t ns[NCOMP];
+	uint64_t ns_noverify;
+	unsigned runs;
+};
+
+static bool has_conds(const scmpc_policy *p, const struct arch_view *v, uint32_t nr)
+{
+	size_t lo, hi;
+	arch_view_find(v, nr, &lo, &hi);
+	for (size_t i = lo; i < hi; i++)
+		if (p->rules[v->rs[i].rule].nconds)
+			return true;
+	return false;
+}
+
+static unsigned steps_of(const struct prog *g, const struct seccomp_data *sd)
+{
+	uint32_t ret;
+	unsigned steps = 0;
+	if (scmpc_emulate(g->insns, g->len, sd, &ret, &steps) < 0)
+		return 0;
+	return steps;
+}
+
+/* Numbers the kernel caches whatever the filter says (the uretprobe
+ * exception): those of a program that allows nothing. */
+static unsigned kernel_exceptions(enum scmpc_arch a, uint8_t *bits)
+{
+	static const struct sock_filter deny[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
+	const struct sock_filter *progs[] = { deny };
+	size_t lens[] = { 1 };
+	struct scmpc_cache_opts o = { .sz = sizeof(o), .nr_count = CACHE_NRS };
+	int n = scmpc_cache_bitmap(progs, lens, 1, a, &o, bits);
+	return n < 0 ? 0 : (unsigned)n;
+}
+
+static void measure_abi(const scmpc_policy *p, const struct arch_view *views,
+			const struct arch_view *v, const struct prog *g, struct abi_stats *s)
+{
+	uint64_t sum = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->arch = v->arch;
+	for (uint32_t i = 0; i < PROBE_NRS; i++) {
+		uint32_t nr = v->info->nr_base + i;
+		if (has_conds(p, v, nr))
+			continue;
+		struct seccomp_data sd = testutil_sd(v->arch, nr, NULL);
+		unsigned st = steps_of(g, &sd);
+		if (st > s->worst)
+			s->worst = st;
+		sum += st;
+		s->counted++;
+	}
+	s->mean = s->counted ? (double)sum / s->counted : 0;
+
+	uint8_t bits[(CACHE_NRS + 7) / 8], exc[(CACHE_NRS + 7) / 8];
+	const struct sock_filter *progs[] = { g->insns };
+	size_t lens[] = { g->len };
+	struct scmpc_cache_opts o = { .sz = sizeof(o), .nr_count = CACHE_NRS };
+	int n = scmpc_cache_bitmap(progs, lens, 1, v->arch, &o, bits);
+	s->cacheable = n;
+	if (n < 0)
+		return;
+	kernel_exceptions(v->arch, exc);
+	s->cacheable = 0;
+	for (uint32_t nr = 0; nr < CACHE_NRS; nr++) {
+		bool cached = bits[nr / 8] & (1U << (nr % 8));
+		bool excepted = exc[nr / 8] & (1U << (nr % 8));
+		struct seccomp_data sd = testutil_sd(v->arch, nr, NULL);
+		bool uncond = !has_conds(p, v, nr) &&
+			      policy_decide(p, views, &sd, NULL) == SCMPC_ACT_ALLOW;
+		if (cached && !excepted)
+			s->cacheable++;
+		s->uncond += uncond;
+		s->cached_allowed += cached && !excepted && uncond;
+	}
+}
+
+static void measure(struct result *res, const scmpc_policy *p)
+{
+	struct arch_view views[SCMPC_ARCH_COUNT];
+	struct testutil_vecs vs = { 0 };
+
+	if (policy_views_init(p, views, NULL) < 0)
+		return;
+	res->nabi = p->narches;
+	for (int c = 0; c < NCOMP; c++) {
+		if (!res->g[c].ok)
+			continue;
+		for (size_t i = 0; i < p->narches; i++)
+			measure_abi(p, views, &views[i], &res->g[c], &res->abi[c][i]);
+	}
+	/* Argument-checked calls of the first (native) ABI. */
+	const struct arch_view *v = &views[0];
+	for (size_t i = 0; i < v->nrs && res->nas < ARRAY_SIZE(res->as); i++) {
+		uint32_t nr = v->rs[i].nr;
+		if ((res->nas && res->as[res->nas - 1].nr == nr) || !has_conds(p, v, nr))
+			continue;
+		struct argsys *a = &res->as[res->nas++];
+		memset(a, 0, sizeof(*a));
+		a->nr = nr;
+		if (!scmpc_syscall_name(v->arch, nr, a->name, sizeof(a->name)))
+			snprintf(a->name, sizeof(a->name), "#%u", nr);
+		if (testutil_arg_vectors(p, v, nr, &vs) < 0)
+			continue;
+		for (int c = 0; c < NCOMP; c++) {
+			if (!res->g[c].ok)
+				continue;
+			for (size_t j = 0; j < vs.n; j++) {
+				struct seccomp_data sd = testutil_sd(v->arch, nr, vs.v[j]);
+				unsigned st = steps_of(&res->g[c], &sd);
+				if (st > a->worst[c])
+					a->worst[c] = st;
+			}
+		}
+	}
+	testutil_vecs_free(&vs);
+	policy_views_fini(p, views, p->narches);
+}
+
+/* -------------------------------------------------------------- printing */
+
+static void ratio_cols(double s, double l1, double l2, bool ok1, bool ok2)
+{
+	if (ok1 && l1 > 0)
+		printf(" %9.2f", s / l1);
+	else
+		printf(" %9s", "-");
+	if (ok2 && l2 > 0)
+		printf(" %9.2f", s / l2);
+	else
+		printf(" %9s", "-");
+	printf("\n");
+}
+
+static void row_u(const struct result *r, const char *metric, const char *abi, const unsigned *v)
+{
+	char label[64];
+	snprintf(label, sizeof(label), "%s%s%s", abi ? abi : "", abi ? " " : "", metric);
+	printf("  %-34s", label);
+	for (int c = 0; c < NCOMP; c++) {
+		if (r->g[c].ok)
+			printf(" %13u", v[c]);
+		else
+			printf(" %13s", "-");
+		csv_row("profile", r->label, metric, abi, comp_name[c], r->g[c].ok ? (double)v[c] : -1.0);
+	}
+	ratio_cols(v[0], v[1], v[2], r->g[C_L1].ok, r->g[C_L2].ok);
+}
+
+static void row_d(const struct result *r, const char *metric, const char *abi, const double *v,
+		  const char *fmt)
+{
+	char label[64];
+	snprintf(label, sizeof(label), "%s%s%s", abi ? abi : "", abi ? " " : "", metric);
+	printf("  %-34s", label);
+	for (int c = 0; c < NCOMP; c++) {
+		if (r->g[c].ok)
+			printf(fmt, v[c]);
+		else
+			printf(" %13s", "-");
+		csv_row("profile", r->label, metric, abi, comp_name[c], r->g[c].ok ? v[c] : -1);
+	}
+	ratio_cols(v[0], v[1], v[2], r->g[C_L1].ok, r->g[C_L2].ok);
+}
+
+static void print_result(const struct result *r)
+{
+	printf("\n== %s (x86_64 host: Docker default caps, kernel 6.8)\n", r->label);
+	printf("  %-34s %13s %13s %13s %9s %9s\n", "", comp_name[0], comp_name[1], comp_name[2],
+	       "scmpc/L1", "scmpc/L2");
+	for (int c = 1; c < NCOMP; c++)
+		if (!r->g[c].ok)
+			printf("  (%s: %s)\n", comp_name[c], r->g[c].err);
+
+	unsigned u[NCOMP];
+	double d[NCOMP];
+	for (int c = 0; c < NCOMP; c++)
+		u[c] = (unsigned)r->g[c].len;
+	row_u(r, "instructions", NULL, u);
+	for (size_t i = 0; i < r->nabi; i++) {
+		const char *an = scmpc_arch_name(r->abi[0][i].arch);
+		for (int c = 0; c < NCOMP; c++)
+			u[c] = r->abi[c][i].worst;
+		row_u(r, "worst path (arg-free)", an, u);
+		for (int c = 0; c < NCOMP; c++)
+			d[c] = r->abi[c][i].mean;
+		row_d(r, "mean path (arg-free)", an, d, " %13.2f");
+	}
+	for (size_t i = 0; i < r->nas; i++) {
+		char m[64];
+		snprintf(m, sizeof(m), "%s worst path (args)", r->as[i].name);
+		row_u(r, m, NULL, r->as[i].worst);
+	}
+	for (size_t i = 0; i < r->nabi; i++) {
+		const char *an = scmpc_arch_name(r->abi[0][i].arch);
+		char label[64];
+		snprintf(label, sizeof(label), "%s cacheable/uncond. allowed", an);
+		printf("  %-34s", label);
+		for (int c = 0; c < NCOMP; c++) {
+			const struct abi_stats *s = &r->abi[c][i];
+			char cell[32];
+			if (!r->g[c].ok)
+				snprintf(cell, sizeof(cell), "-");
+			else if (s->cacheable < 0)
+				snprintf(cell, sizeof(cell), "no bitmap");
+			else
+				snprintf(cell, sizeof(cell), "%d/%u", s->cacheable, s->uncond);
+			printf(" %13s", cell);
+			if (r->g[c].ok && s->cacheable >= 0) {
+				csv_row("profile", r->label, "cacheable", an, comp_name[c], s->cacheable);
+				csv_row("profile", r->label, "uncond_allowed", an, comp_name[c],
+					s->uncond);
+			}
+		}
+		printf("\n");
+	}
+	for (int c = 0; c < NCOMP; c++)
+		d[c] = r->ns[c] / 1e6;
+	char m[64];
+	snprintf(m, sizeof(m), "compile ms (median of %u)", r->runs);
+	row_d(r, m, NULL, d, " %13.3f");
+	printf("  %-34s %13.3f   (scmpc with SCMPC_COMPILE_NO_VERIFY, for reference)\n",
+	       "compile ms, no semantic check", r->ns_noverify / 1e6);
+	csv_row("profile", r->label, "compile_ms_no_verify", NULL, "scmpc", r->ns_noverify / 1e6);
+}
+
+/* ------------------------------------------------------------- synthetic */
+
+/* N x86_64 calls (the lowest numbers with a name), each allowed for R
+ * distinct arg0 values of its own (or unconditionally when R is 0). */
+static scmpc_policy *synthetic(unsigned n, unsigned r)
+{
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1));
+	if (!p || scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL) < 0)
+		goto fail;
+	unsigned made = 0;
+	for (uint32_t nr = 0; made < n && nr < 1024; nr++) {
+		char name[64];
+		if (!scmpc_syscall_name(SCMPC_ARCH_X86_64, nr, name, sizeof(name)))
+			continue;
+		for (unsigned j = 0; j < (r ? r : 1); j++) {
+			struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ,
+						.value = ((uint64_t)nr << 16) + 3 * j + 1 };
+			struct scmpc_rule rule = { .sz = sizeof(rule), .syscall = name,
+						   .action = SCMPC_ACT_ALLOW, .conds = &c,
+						   .nconds = r ? 1 : 0 };
+			if (scmpc_policy_add_rule(p, &rule, NULL) < 0)
+				goto fail;
+		}
+		made++;
+	}
+	return p;
+fail:
+	scmpc_policy_free(p);
+	return NULL;
+}
+
+struct growth {
+	unsigned r;
+	size_t len[2];
+	uint64_t ns[2];
+	bool ok[2];
+};
+
+/* --------------------------------------------------------------- targets */
+
+static unsigned passed, missed;
+
+static void target(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void target(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[256];
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	printf("  %-4s %s\n", ok ? "PASS" : "MISS", buf);
+	csv_row("target", "", buf, NULL, NULL, ok);
+	ok ? passed++ : missed++;
+}
+
+static const struct argsys *find_argsys(const struct result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nas; i++)
+		if (!strcmp(r->as[i].name, name))
+			return &r->as[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *csv_path = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+			csv_path = argv[++i];
+		} else if (!strcmp(argv[i], "--quick")) {
+			quick = true;
+		} else {
+			fprintf(stderr, "usage: %s [--csv FILE] [--quick]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (csv_path) {
+		csv = fopen(csv_path, "w");
+		if (!csv) {
+			fprintf(stderr, "%s: %s\n", csv_path, strerror(errno));
+			return 1;
+		}
+		fprintf(csv, "section,policy,metric,abi,compiler,value\n");
+	}
+	const unsigned runs = quick ? 5 : 50;
+
+	printf("scmpc %s vs libseccomp %u.%u.%u (tests/lsc_ref.c: same semantics, levels 1 and 2)\n",
+	       scmpc_version(), seccomp_version()->major, seccomp_version()->minor,
+	       seccomp_version()->micro);
+	printf("paths: instructions executed (scmpc_emulate) for numbers 0..%u of each ABI\n"
+	       "  (x32: 0x40000000 + 0..%u) whose decision does not depend on arguments;\n"
+	       "  argument-checked calls: worst over probe vectors from the rules' constants.\n"
+	       "cacheable: scmpc_cache_bitmap, %u-number bitmap, kernel-forced entries excluded;\n"
+	       "  uncond. allowed: numbers below %u that the policy allows whatever the arguments.\n"
+	       "compile: scmpc_compile() whole (semantic check included); libseccomp: init, rules,\n"
+	       "  merge, export (the reference's own name lookups are done beforehand).\n",
+	       PROBE_NRS - 1, PROBE_NRS - 1, CACHE_NRS, CACHE_NRS);
+
+	static const char *const files[] = { "docker-default.json", "podman-default.json",
+					      "container.json" };
+	struct result res[3];
+	size_t nres = 0;
+	memset(res, 0, sizeof(res));
+	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", f < 2 ? testutil_policies_dir()
+							   : testutil_examples_dir(), files[f]);
+		if (f == 2 && access(path, R_OK) != 0) {
+			printf("\n(%s not present; skipped)\n", path);
+			continue;
+		}
+		scmpc_policy *p = testutil_policy_file(scmpc_policy_from_json, path,
+						       SCMPC_ARCH_X86_64);
+		if (!p) {
+			printf("\n%s: %s\n", files[f], testutil_last_error());
+			continue;
+		}
+		struct result *r = &res[nres++];
+		r->label = files[f];
+		for (int c = 0; c < NCOMP; c++) {
+			if (compile_one(p, c, &r->g[c]) < 0 && c == C_SCMPC)
+				printf("\n%s: scmpc failed: %s\n", files[f], r->g[c].err);
+			if (r->g[c].ok)
+				r->ns[c] = time_compile(p, c, runs, 10ULL * 1000000000ULL);
+		}
+		r->runs = runs;
+		if (r->g[C_SCMPC].ok)
+			r->ns_noverify = time_compile(p, C_SCMPC_NOVERIFY, runs,
+						      10ULL * 1000000000ULL);
+		measure(r, p);
+		print_result(r);
+		scmpc_policy_free(p);
+	}
+
+	/* Growth: N = 300 calls x R arg0 values. */
+	const unsigned n = 300, cap_s = quick ? 2 : 5;
+	static const unsigned rs[] = { 0, 1, 2, 4, 8, 16 };
+	struct growth g[ARRAY_SIZE(rs)];
+	bool lsc_capped = false;
+	printf("\n== growth: %u x86_64 calls x R distinct `arg0 ==` values each (default ERRNO(1))\n",
+	       n);
+	printf("  libseccomp runs in a child capped at %u s; times are medians (up to %u runs, 3 s each)\n",
+	       cap_s, runs);
+	printf("  %4s %12s %12s %14s %14s %10s\n", "R", "scmpc insns", "scmpc ms", "L2 insns",
+	       "L2 ms", "L2/scmpc t");
+	for (size_t i = 0; i < ARRAY_SIZE(rs); i++) {
+		memset(&g[i], 0, sizeof(g[i]));
+		g[i].r = rs[i];
+		scmpc_policy *p = synthetic(n, rs[i]);
+		if (!p)
+			continue;
+		struct prog sp = { 0 };
+		char why[sizeof(sp.err)] = "";
+		if (compile_one(p, C_SCMPC, &sp) == 0) {
+			g[i].ok[0] = true;
+			g[i].len[0] = sp.len;
+			g[i].ns[0] = time_compile(p, C_SCMPC, runs, 3ULL * 1000000000ULL);
+		} else {
+			snprintf(why, sizeof(why), "%s", sp.err);
+		}
+		prog_free(&sp);
+		if (!lsc_capped)
+			g[i].ok[1] = time_compile_capped(p, C_L2, runs, 3ULL * 1000000000ULL, cap_s,
+							 &g[i].len[1], &g[i].ns[1]);
+		/* Export time grows superlinearly: once one run is over the cap
+		 * the larger ones are not tried. */
+		bool capped_now = !lsc_capped && !g[i].ok[1];
+		printf("  %4u", rs[i]);
+		if (g[i].ok[0])
+			printf(" %12zu %12.3f", g[i].len[0], g[i].ns[0] / 1e6);
+		else
+			printf(" %12s %12s", "fail", "-");
+		if (g[i].ok[1] && g[i].ok[0])
+			printf(" %14zu %14.3f %10.1f", g[i].len[1], g[i].ns[1] / 1e6,
+			       (double)g[i].ns[1] / (double)g[i].ns[0]);
+		else if (g[i].ok[1])
+			printf(" %14zu %14.3f %10s", g[i].len[1], g[i].ns[1] / 1e6, "-");
+		else
+			printf(" %14s %14s %10s", lsc_capped ? "not run" : "-",
+			       capped_now ? "> cap" : "-", "-");
+		if (g[i].ok[1] && g[i].len[1] > 4096)
+			printf("  (L2 > 4096: the kernel refuses it)");
+		if (!g[i].ok[0])
+			printf("  (scmpc: %s)", why);
+		printf("\n");
+		char pol[32];
+		snprintf(pol, sizeof(pol), "N%u_R%u", n, rs[i]);
+		if (g[i].ok[0]) {
+			csv_row("growth", pol, "instructions", "x86_64", "scmpc", (double)g[i].len[0]);
+			csv_row("growth", pol, "compile_ms", "x86_64", "scmpc", g[i].ns[0] / 1e6);
+		}
+		if (g[i].ok[1]) {
+			csv_row("growth", pol, "instructions", "x86_64", "libseccomp-L2",
+				(double)g[i].len[1]);
+			csv_row("growth", pol, "compile_ms", "x86_64", "libseccomp-L2",
+				g[i].ns[1] / 1e6);
+		}
+		lsc_capped |= capped_now;
+		scmpc_policy_free(p);
+	}
+
+	/* The synthetic policy nearest 4000 scmpc instructions (at most the
+	 * kernel's 4096): grow R at N = 300, then trim N. */
+	unsigned best_r = 0, best_n = 0;
+	size_t best_len = 0;
+	for (unsigned r = 1; r <= 256; r *= 2) {
+		scmpc_policy *p = synthetic(n, r);
+		struct prog sp = { 0 };
+		bool ok = p && compile_one(p, C_SCMPC, &sp) == 0;
+		size_t len = ok ? sp.len : 0;
+		prog_free(&sp);
+		scmpc_policy_free(p);
+		if (!ok || len > 4096)
+			break;
+		best_r = r;
+		best_len = len;
+	}
+	if (best_r) {
+		/* Between best_r and 2 * best_r, the largest R that fits. */
+		unsigned lo = best_r, hi = 2 * best_r;
+		while (hi - lo > 1) {
+			unsigned mid = (lo + hi) / 2;
+			scmpc_policy *p = synthetic(n, mid);
+			struct prog sp = { 0 };
+			bool ok = p && compile_one(p, C_SCMPC, &sp) == 0 && sp.len <= 4096;
+			if (ok) {
+				lo = mid;
+				best_len = sp.len;
+			} else {
+				hi = mid;
+			}
+			prog_free(&sp);
+			scmpc_policy_free(p);
+		}
+		best_r = lo;
+		best_n = n;
+		/* Then fewer calls until the size is at most 4000. */
+		while (best_len > 4000 && best_n > 1) {
+			scmpc_policy *p = synthetic(best_n - 1, best_r);
+			struct prog sp = { 0 };
+			if (p && compile_one(p, C_SCMPC, &sp) == 0) {
+				best_len = sp.len;
+				prog_free(&sp);
+			}
+			scmpc_policy_free(p);
+			best_n--;
+		}
+	}
+	uint64_t big_ns = 0;
+	if (best_n) {
+		scmpc_policy *p = synthetic(best_n, best_r);
+		big_ns = time_compile(p, C_SCMPC, quick ? 3 : 21, 10ULL * 1000000000ULL);
+		printf("\n== large synthetic: %u calls x %u arg0 values: scmpc %zu instructions, "
+		       "compile %.3f ms (median of %u)\n",
+		       best_n, best_r, best_len, big_ns / 1e6, quick ? 3 : 21);
+		char pol[32];
+		snprintf(pol, sizeof(pol), "N%u_R%u", best_n, best_r);
+		csv_row("large", pol, "instructions", "x86_64", "scmpc", (double)best_len);
+		csv_row("large", pol, "compile_ms", "x86_64", "scmpc", big_ns / 1e6);
+		scmpc_policy_free(p);
+	} else {
+		printf("\n== large synthetic: scmpc could not build a ~4000-instruction program\n");
+	}
+
+	/* Targets, for scmpc on docker-default. */
+	printf("\n== targets (scmpc, docker-default.json for x86_64)\n");
+	const struct result *dk = nres && !strcmp(res[0].label, "docker-default.json") ? &res[0]
+										   : NULL;
+	if (!dk || !dk->g[C_SCMPC].ok) {
+		target(false, "docker-default.json compiled by scmpc");
+	} else {
+		target(dk->g[C_SCMPC].len <= 300, "instructions %zu <= 300", dk->g[C_SCMPC].len);
+		const struct abi_stats *x = &dk->abi[C_SCMPC][0];
+		target(x->worst <= 11, "x86_64 worst path %u <= 11 (0..1023, arg-free)", x->worst);
+		target(x->mean <= 10.5, "x86_64 mean path %.2f <= 10.5 (0..1023, arg-free)", x->mean);
+		static const char *const argcalls[] = { "socket", "clone", "personality" };
+		for (size_t i = 0; i < ARRAY_SIZE(argcalls); i++) {
+			const struct argsys *a = find_argsys(dk, argcalls[i]);
+			if (!a)
+				target(false, "%s has argument rules", argcalls[i]);
+			else
+				target(a->worst[C_SCMPC] <= 16, "%s worst path %u <= 16 at any argument",
+				       argcalls[i], a->worst[C_SCMPC]);
+		}
+		for (size_t i = 0; i < dk->nabi; i++) {
+			const struct abi_stats *s = &dk->abi[C_SCMPC][i];
+			if (s->cacheable < 0)
+				continue;	/* x32 numbers are never in a bitmap */
+			target(s->cacheable == (int)s->uncond && s->cached_allowed == s->uncond,
+			       "%s cacheable %d == unconditionally allowed %u",
+			       scmpc_arch_name(s->arch), s->cacheable, s->uncond);
+		}
+		target(dk->ns[C_SCMPC] < 5000000ULL, "compile %.3f ms < 5 ms",
+		       dk->ns[C_SCMPC] / 1e6);
+	}
+	if (best_n)
+		target(big_ns < 100000000ULL, "%zu-instruction synthetic compiles in %.3f ms < 100 ms",
+		       best_len, big_ns / 1e6);
+	else
+		target(false, "~4000-instruction synthetic policy compiles");
+	printf("  %u passed, %u missed\n", passed, missed);
+
+	for (size_t i = 0; i < nres; i++)
+		for (int c = 0; c < NCOMP; c++)
+			prog_free(&res[i].g[c]);
+	if (csv && fclose(csv) != 0) {
+		fprintf(stderr, "%s: write failed\n", csv_path);
+		return 1;
+	}
+	return 0;
+}
