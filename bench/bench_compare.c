@@ -79,23 +79,9 @@ static int compile_one(const scmpc_policy *p, int comp, struct prog *g)
 {
 	memset(g, 0, sizeof(*g));
 	if (comp == C_SCMPC) {
-		scmpc_diag *d = scmpc_diag_new();
-		scmpc_prog *sp = NULL;
-		int rc = scmpc_compile(p, NULL, &sp, d);
-		if (rc < 0) {
-			snprintf(g->err, sizeof(g->err), "%s", scmpc_diag_message(d));
-			scmpc_diag_free(d);
+		int rc = testutil_compile_copy(p, &g->insns, &g->len, NULL, g->err, sizeof(g->err));
+		if (rc < 0)
 			return rc;
-		}
-		scmpc_diag_free(d);
-		g->len = scmpc_prog_len(sp);
-		g->insns = malloc(g->len * sizeof(*g->insns));
-		if (!g->insns) {
-			scmpc_prog_free(sp);
-			return -ENOMEM;
-		}
-		memcpy(g->insns, scmpc_prog_insns(sp), g->len * sizeof(*g->insns));
-		scmpc_prog_free(sp);
 	} else {
 		int rc = lsc_compile(p, comp == C_L1 ? 1 : 2, &g->insns, &g->len, g->err,
 				     sizeof(g->err));

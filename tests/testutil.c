@@ -431,3 +431,29 @@ uint32_t testutil_rng_below(struct testutil_rng *r, uint32_t n)
 {
 	return (uint32_t)(testutil_rng_next(r) % n);
 }
+
+int testutil_compile_copy(const scmpc_policy *p, struct sock_filter **insns, size_t *len,
+			  scmpc_prog **keep, char *err, size_t errlen)
+{
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_prog *sp = NULL;
+	int rc = scmpc_compile(p, NULL, &sp, d);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", d ? scmpc_diag_message(d) : "out of memory");
+		scmpc_diag_free(d);
+		return rc;
+	}
+	scmpc_diag_free(d);
+	*len = scmpc_prog_len(sp);
+	*insns = malloc(*len * sizeof(**insns));
+	if (!*insns) {
+		scmpc_prog_free(sp);
+		return -ENOMEM;
+	}
+	memcpy(*insns, scmpc_prog_insns(sp), *len * sizeof(**insns));
+	if (keep)
+		*keep = sp;
+	else
+		scmpc_prog_free(sp);
+	return 0;
+}

@@ -11,6 +11,12 @@
  * Returns 0 or a negative errno. */
 int testutil_load_file(const char *path, char **buf, size_t *len);
 
+/* Compile P with scmpc into a malloc'ed copy of its instructions; when
+ * KEEP is not NULL it receives the program handle (else it is freed).  On
+ * failure ERR gets the message and a negative errno is returned. */
+int testutil_compile_copy(const scmpc_policy *p, struct sock_filter **insns, size_t *len,
+			  scmpc_prog **keep, char *err, size_t errlen);
+
 /* A call on ABI A: seccomp_data.arch is A's AUDIT_ARCH and nr is used as is
  * (x32 numbers already carry 0x40000000, as scmpc_syscall_resolve gives
  * them).  ARGS may be NULL for all-zero arguments. */
