@@ -188,8 +188,11 @@ SCMPC_API int scmpc_policy_set_unknown_action(scmpc_policy *p, uint32_t act,
  * add a profile's rules in file order: if a syscall has an unconditional
  * rule, the first one added decides alone (later rules for that syscall,
  * conditional or not, are dropped, and it replaces earlier conditional
- * ones); otherwise the conditional rules combine as in RESTRICTIVE.  The
- * JSON front end selects it unless told otherwise. */
+ * ones); otherwise the conditional rules combine as in RESTRICTIVE.  As in
+ * libseccomp, rules with the default action are refused (they still count
+ * for the POLICY_MAX threshold) and a rule whose conditions are all zero-
+ * mask MASKED_EQ is unconditional.  The JSON front end selects it unless
+ * told otherwise. */
 enum scmpc_merge {
 	SCMPC_MERGE_RESTRICTIVE = 0,
 	SCMPC_MERGE_LIBSECCOMP = 1,

@@ -123,3 +123,29 @@ uint32_t dag_and(struct dag *g, uint32_t k, uint32_t next)
 	return intern(g, (struct node){ .kind = N_AND, .k = k, .a = next,
 					.cost = cost_after(g, next) });
 }
+
+size_t dag_reach(const struct dag *g, uint32_t root)
+{
+	uint8_t *seen = calloc(g->n, 1);
+	uint32_t *stack = malloc(g->n * sizeof(*stack));
+	size_t count = 0, sp = 0;
+	if (!seen || !stack)
+		goto out;
+	stack[sp++] = root;
+	seen[root] = 1;
+	while (sp) {
+		const struct node *n = &g->nodes[stack[--sp]];
+		count++;
+		uint32_t kids[2] = { n->kind == N_RET ? NODE_NONE : n->a,
+				     n->kind == N_JMP ? n->b : NODE_NONE };
+		for (int k = 0; k < 2; k++)
+			if (kids[k] != NODE_NONE && !seen[kids[k]]) {
+				seen[kids[k]] = 1;
+				stack[sp++] = kids[k];
+			}
+	}
+out:
+	free(seen);
+	free(stack);
+	return count;
+}

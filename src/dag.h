@@ -63,6 +63,10 @@ uint32_t dag_jmp(struct dag *g, uint8_t op, uint32_t k, uint32_t t, uint32_t f);
 uint32_t dag_ld(struct dag *g, uint32_t off, uint32_t next);
 uint32_t dag_and(struct dag *g, uint32_t k, uint32_t next);
 
+/* Distinct nodes reachable from ROOT (the instructions it would emit,
+ * before jump trampolines); 0 on ENOMEM. */
+size_t dag_reach(const struct dag *g, uint32_t root);
+
 static inline const struct node *dag_node(const struct dag *g, uint32_t id)
 {
 	return &g->nodes[id];

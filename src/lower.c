@@ -534,6 +534,24 @@ static bool push_gap(struct dag *g, const scmpc_policy *p, const struct arch_vie
 	return true;
 }
 
+/* The lowered decision of one syscall, unless the plain chain of its rules
+ * is smaller: masks that span both halves of a word, or conditions on
+ * several arguments, can make every subset of rules a separate subtree. */
+static uint32_t syscall_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+			     size_t lo, size_t hi, bool compact)
+{
+	uint32_t opt = lower_syscall(g, p, v, lo, hi, compact);
+	bool conds = false;
+	for (size_t i = lo; i < hi; i++)
+		conds |= p->rules[v->rs[i].rule].nconds > 0;
+	if (opt == NODE_NONE || !conds)
+		return opt;
+	uint32_t chain = lower_naive_syscall(g, p, v, lo, hi);
+	if (chain == NODE_NONE)
+		return NODE_NONE;
+	return dag_reach(g, chain) < dag_reach(g, opt) ? chain : opt;
+}
+
 static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct segment *segs,
 			    size_t nseg, uint32_t hot_lo, bool compact)
 {
@@ -557,7 +575,7 @@ static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct s
 				;
 			if (nr > next && !push_gap(g, p, v, &rv, next, nr - 1, hot_lo))
 				goto out;
-			if (!push_range(g, &rv, nr, nr, lower_syscall(g, p, v, i, j, compact), hot_lo))
+			if (!push_range(g, &rv, nr, nr, syscall_node(g, p, v, i, j, compact), hot_lo))
 				goto out;
 			if (nr == sg->hi)
 				goto next_segment;

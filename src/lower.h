@@ -15,6 +15,10 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *views,
 		    scmpc_diag *d);
 
+/* The same for one syscall's rules, as a chain (A holds nr on entry). */
+uint32_t lower_naive_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+			     size_t lo, size_t hi);
+
 /* The decision of one syscall's rules [lo, hi) of view V, testing arguments
  * as needed; A holds the syscall number on entry. */
 uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,

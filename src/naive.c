@@ -76,7 +76,7 @@ static int cmp_ranked(const void *a, const void *b)
 }
 
 /* Rules [lo, hi) of V for one number, most restrictive tested first. */
-static uint32_t rules_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+uint32_t lower_naive_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
 			   size_t lo, size_t hi)
 {
 	struct ranked *rk = malloc((hi - lo) * sizeof(*rk));
@@ -126,7 +126,7 @@ static uint32_t chain_node(struct dag *g, const scmpc_policy *p, const struct ar
 		if (v->info->audit == arch_info(SCMPC_ARCH_X86_64)->audit &&
 		    (nr >= X32_BIT) != x32_part)
 			continue;	/* unreachable through this part */
-		next = dag_jmp(g, BPF_JEQ, nr, rules_node(g, p, v, i, j), next);
+		next = dag_jmp(g, BPF_JEQ, nr, lower_naive_syscall(g, p, v, i, j), next);
 	}
 	return next;
 }
