@@ -653,23 +653,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scmpc_prog *naive = compile(dc.p, SCMPC_COMPILE_NAIVE, "naive", &naive_err);
 
 	/* "Too big" is a claim about every program for the policy; the naive
-	 * one fitting disproves it.  Known bug F3 (OR-ed two-word conditions
-	 * grow the optimized program exponentially): fatal only with
-	 * SCMPC_FUZZ_STRICT=1 (fuzz/run --campaign) until it is fixed, so that
-	 * CI's short run does not fail on a bug already reported. */
-	if (opt_err == -E2BIG && naive) {
-		static int strict = -1, told;
-
-		if (strict < 0)
-			strict = getenv("SCMPC_FUZZ_STRICT") && !strcmp(getenv("SCMPC_FUZZ_STRICT"), "1");
-		if (strict)
-			fuzz_bug("the optimizer refuses the policy as too big, but the naive program "
-				 "fits in %zu instructions", scmpc_prog_len(naive));
-		if (!told++)
-			fprintf(stderr, "scmpc-fuzz KNOWN BUG F3: the optimizer refuses a policy as too "
-				"big whose naive program fits in %zu instructions (fatal with "
-				"SCMPC_FUZZ_STRICT=1)\n", scmpc_prog_len(naive));
-	}
+	 * one fitting disproves it (finding F3, fixed by keeping a call's
+	 * plain rule chain when it is the smaller). */
+	if (opt_err == -E2BIG && naive)
+		fuzz_bug("the optimizer refuses the policy as too big, but the naive program "
+			 "fits in %zu instructions", scmpc_prog_len(naive));
 
 	if (opt || naive) {
 		if (!resolve_rules(&dc, &rules_of_input) || !build_probes(&probes, &dc, &rules_of_input))

@@ -117,6 +117,37 @@ uint32_t arch_view_fallback(const scmpc_policy *p, const struct arch_view *v, ui
 uint32_t eval_on_view(const scmpc_policy *p, const struct arch_view *v,
 		      const struct seccomp_data *sd, int *rule);
 
+/* The same for repeated questions about one call NR of V with many rules
+ * (the verifier asks thousands): rules with an equality are filed by its
+ * constant, rules of one order comparison by their bound with the best of
+ * each run precomputed, and the best `!=` rules are kept.  Built per call;
+ * eval_indexed() falls back to eval_on_view() for other numbers. */
+struct call_key {
+	uint64_t value;		/* equality: the constant; order: the bound */
+	size_t pos;		/* in v->rs */
+	size_t best;		/* order: the best rule of the run that matches with this one */
+	uint8_t slot;		/* 0-5: 64-bit compare of args[slot]; 6-11: low word of args[slot - 6] */
+	bool upper;		/* order: x < value; else x >= value */
+};
+struct call_index {
+	uint32_t nr;
+	size_t lo, hi;		/* v->rs range of NR */
+	struct call_key *keys;	/* equalities by (slot, value) */
+	size_t nkeys;
+	struct call_key *bounds;	/* order comparisons by (slot, upper, value) */
+	size_t nbounds;
+	/* x != c alone, per slot: the best such rule, and the best whose
+	 * constant differs from its (SIZE_MAX: none). */
+	size_t ne[12][2];
+	size_t *scan;		/* positions of the other rules */
+	size_t nscan;
+};
+int call_index_init(struct call_index *ix, const scmpc_policy *p, const struct arch_view *v,
+		    uint32_t nr);
+void call_index_fini(struct call_index *ix);
+uint32_t eval_indexed(const scmpc_policy *p, const struct arch_view *v,
+		      const struct call_index *ix, const struct seccomp_data *sd, int *rule);
+
 /* The whole policy's decision, given views[i] for p->arches[i]. */
 uint32_t policy_decide(const scmpc_policy *p, const struct arch_view *views,
 		       const struct seccomp_data *sd, int *rule);

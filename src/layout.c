@@ -78,6 +78,8 @@ static uint32_t merge_node(struct dag *g, const struct item *a, const struct ite
 static bool greedy(struct dag *g, struct item *it, size_t *m, size_t lo, size_t hi)
 {
 	while (hi - lo > 1) {
+		if (!dag_charge(g, hi - lo))
+			return false;
 		size_t best = lo;
 		bool best_triple = false;
 		int best_key = 0;
@@ -294,6 +296,15 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 		return NODE_NONE;
 	if (n == 1)
 		return r[0].node;
+	/* A search tree telling N ranges apart has (N - 1) / 2 comparisons at
+	 * least (a jeq settles two boundaries, a jge one).  Far past what the
+	 * kernel loads, refuse before the quadratic greedy spends seconds on
+	 * it; nearer, build it so the error can name the program's size. */
+	if ((n - 1) / 2 > 2 * BPF_MAXINSNS) {
+		g->too_big = true;
+		g->oom = true;
+		return NODE_NONE;
+	}
 
 	struct item *it = malloc(n * sizeof(*it));
 	if (!it) {

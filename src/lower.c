@@ -46,10 +46,17 @@ struct lterm {
 struct lctx {
 	struct dag *g;
 	enum layout_goal goal;
-	uint32_t fallback;
+};
+
+/* One residual problem: the terms that can still decide, in precedence
+ * order, their conditions and where each condition stands.  Children of a
+ * test get their own, holding only what is still alive on their side. */
+struct lprob {
+	uint32_t fallback;	/* the outcome when no term matches */
 	struct lterm *terms;
 	size_t nterms;
 	struct lcond *conds;
+	uint8_t *st;
 	size_t nconds;
 };
 
@@ -194,87 +201,137 @@ static uint8_t apply_out(uint8_t out)
 	return out == OUT_TRUE ? ST_TRUE : out == OUT_FALSE ? ST_FALSE : ST_RESID;
 }
 
-static bool term_dead(const struct lctx *c, const uint8_t *st, size_t t)
+static void prob_free(struct lprob *pb)
 {
-	for (uint32_t i = 0; i < c->terms[t].n; i++)
-		if (st[c->terms[t].first + i] == ST_FALSE)
+	free(pb->terms);
+	free(pb->conds);
+	free(pb->st);
+	memset(pb, 0, sizeof(*pb));
+}
+
+static bool prob_alloc(struct lctx *c, struct lprob *pb, size_t nterms, size_t nconds)
+{
+	memset(pb, 0, sizeof(*pb));
+	pb->terms = malloc((nterms ? nterms : 1) * sizeof(*pb->terms));
+	pb->conds = malloc((nconds ? nconds : 1) * sizeof(*pb->conds));
+	pb->st = malloc(nconds ? nconds : 1);
+	if (pb->terms && pb->conds && pb->st)
+		return true;
+	prob_free(pb);
+	c->g->oom = true;
+	return false;
+}
+
+/* Copy term T of FROM (its conditions' states from ST) to the end of TO. */
+static void prob_take(struct lprob *to, const struct lprob *from, const uint8_t *st, size_t t)
+{
+	struct lterm tm = from->terms[t];
+	memcpy(to->conds + to->nconds, from->conds + tm.first, tm.n * sizeof(*to->conds));
+	memcpy(to->st + to->nconds, st + tm.first, tm.n);
+	tm.first = (uint32_t)to->nconds;
+	to->nconds += tm.n;
+	to->terms[to->nterms++] = tm;
+}
+
+static bool term_dead(const struct lprob *pb, const uint8_t *st, size_t t)
+{
+	for (uint32_t i = 0; i < pb->terms[t].n; i++)
+		if (st[pb->terms[t].first + i] == ST_FALSE)
 			return true;
 	return false;
 }
 
-static bool term_sat(const struct lctx *c, const uint8_t *st, size_t t)
+static bool term_sat(const struct lprob *pb, const uint8_t *st, size_t t)
 {
-	for (uint32_t i = 0; i < c->terms[t].n; i++)
-		if (st[c->terms[t].first + i] != ST_TRUE)
+	for (uint32_t i = 0; i < pb->terms[t].n; i++)
+		if (st[pb->terms[t].first + i] != ST_TRUE)
 			return false;
 	return true;
 }
 
-/* Marks in REL the terms that can still change the outcome; returns the
- * outcome if none of them matches. */
-static uint32_t relevant_terms(const struct lctx *c, const uint8_t *st, bool *rel, bool *any)
+/* Marks in REL the terms that can still change the outcome and returns the
+ * outcome if none of them matches.  Terms are in precedence order, so the
+ * first satisfied term decides and hides the rest, and the terms right
+ * above it with its action cannot change it.  Without one, terms with the
+ * fallback's action still matter, except at the end: above a less
+ * restrictive term they hide it. */
+static uint32_t relevant_terms(const struct lprob *pb, bool *rel, size_t *nrel)
 {
-	uint32_t result = c->fallback;
-	size_t sat = c->nterms;
-	for (size_t t = 0; t < c->nterms; t++) {
-		if (!term_dead(c, st, t) && term_sat(c, st, t)) {
+	uint32_t result = pb->fallback;
+	size_t sat = pb->nterms, end;
+	for (size_t t = 0; t < pb->nterms; t++) {
+		if (!term_dead(pb, pb->st, t) && term_sat(pb, pb->st, t)) {
 			sat = t;
-			result = c->terms[t].action;
+			result = pb->terms[t].action;
 			break;
 		}
 	}
-	*any = false;
-	for (size_t t = 0; t < c->nterms; t++) {
-		rel[t] = t < sat && !term_dead(c, st, t) && c->terms[t].action != result;
-		*any |= rel[t];
+	/* [end, sat) all have the result's action, or are dead. */
+	for (end = sat; end > 0; end--)
+		if (pb->terms[end - 1].action != result && !term_dead(pb, pb->st, end - 1))
+			break;
+	*nrel = 0;
+	for (size_t t = 0; t < pb->nterms; t++) {
+		rel[t] = t < end && !term_dead(pb, pb->st, t);
+		*nrel += rel[t];
 	}
 	return result;
 }
 
-static uint32_t build(struct lctx *c, const uint8_t *st, int held);
+static uint32_t build(struct lctx *c, const struct lprob *pb, int held);
 
-static uint32_t build_mask_test(struct lctx *c, const uint8_t *st, const bool *rel,
-				size_t which, unsigned var, int held)
+/* The lowest variable a condition still waits on: tests follow the fixed
+ * variable order, so every term is decided without reloading a word. */
+static unsigned next_var(const struct lprob *pb)
+{
+	unsigned var = UINT32_MAX;
+	for (size_t ci = 0; ci < pb->nconds; ci++)
+		if (pb->st[ci] < ST_TRUE && var_of(&pb->conds[ci], pb->st[ci]) < var)
+			var = var_of(&pb->conds[ci], pb->st[ci]);
+	return var;
+}
+
+static uint32_t build_mask_test(struct lctx *c, const struct lprob *pb, size_t which,
+				unsigned var, int held)
 {
 	uint32_t m, d;
-	mask_half(&c->conds[which], st[which], &m, &d);
-	uint8_t *in = malloc(2 * c->nconds), *out;
-	if (!in) {
+	mask_half(&pb->conds[which], pb->st[which], &m, &d);
+	struct lprob in = *pb, out = *pb;
+	uint8_t *sin = malloc(2 * (pb->nconds ? pb->nconds : 1));
+	if (!sin) {
 		c->g->oom = true;
 		return NODE_NONE;
 	}
-	out = in + c->nconds;
-	memcpy(in, st, c->nconds);
-	memcpy(out, st, c->nconds);
+	uint8_t *sout = sin + pb->nconds;
+	memcpy(sin, pb->st, pb->nconds);
+	memcpy(sout, pb->st, pb->nconds);
 	/* Every pending condition with the same half-mask test resolves too. */
-	for (size_t t = 0; t < c->nterms; t++) {
-		if (!rel[t])
+	for (size_t ci = 0; ci < pb->nconds; ci++) {
+		const struct lcond *lc = &pb->conds[ci];
+		uint32_t m2, d2;
+		if (lc->op != SCMPC_OP_MASKED_EQ || pb->st[ci] >= ST_TRUE ||
+		    var_of(lc, pb->st[ci]) != var)
 			continue;
-		for (uint32_t i = 0; i < c->terms[t].n; i++) {
-			size_t ci = c->terms[t].first + i;
-			const struct lcond *lc = &c->conds[ci];
-			uint32_t m2, d2;
-			if (lc->op != SCMPC_OP_MASKED_EQ || st[ci] >= ST_TRUE || var_of(lc, st[ci]) != var)
-				continue;
-			mask_half(lc, st[ci], &m2, &d2);
-			if (m2 != m || d2 != d)
-				continue;
-			bool hi = lc->wide && st[ci] == ST_PENDING;
-			in[ci] = hi && (uint32_t)lc->value != 0 ? ST_RESID : ST_TRUE;
-			out[ci] = ST_FALSE;
-		}
+		mask_half(lc, pb->st[ci], &m2, &d2);
+		if (m2 != m || d2 != d)
+			continue;
+		bool hi = lc->wide && pb->st[ci] == ST_PENDING;
+		sin[ci] = hi && (uint32_t)lc->value != 0 ? ST_RESID : ST_TRUE;
+		sout[ci] = ST_FALSE;
 	}
+	in.st = sin;
+	out.st = sout;
 	uint32_t node;
 	bool keeps_a = d == 0 || (m & (m - 1)) == 0;
 	int after = keeps_a ? (int)var : -1;
-	uint32_t tin = build(c, in, after), tout = build(c, out, after);
+	uint32_t tin = build(c, &in, after), tout = build(c, &out, after);
 	if (d == 0)		/* in the set iff no bit of m is set */
 		node = dag_jmp(c->g, BPF_JSET, m, tout, tin);
 	else if (keeps_a)	/* single bit that must be set */
 		node = dag_jmp(c->g, BPF_JSET, m, tin, tout);
 	else
 		node = dag_and(c->g, m, dag_jmp(c->g, BPF_JEQ, d, tin, tout));
-	free(in);
+	free(sin);
 	return held == (int)var ? node : dag_ld(c->g, var_offset(var), node);
 }
 
@@ -284,61 +341,150 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static uint32_t build_partition(struct lctx *c, const uint8_t *st, const bool *rel,
-				unsigned var, int held)
+/* Where a condition on the partitioned variable changes its outcome. */
+struct event {
+	uint32_t lo;
+	uint32_t cond;
+	uint8_t out;
+};
+
+static int cmp_events(const void *a, const void *b)
 {
-	/* Collect every cut point of the pending conditions on VAR. */
-	size_t cap = 1, nb = 0;
-	for (size_t t = 0; t < c->nterms; t++)
-		if (rel[t])
-			cap += 3 * c->terms[t].n;
-	uint32_t *cuts = malloc(cap * sizeof(*cuts));
-	uint8_t *child = malloc(c->nconds ? c->nconds : 1);
+	const struct event *x = a, *y = b;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* Scratch of one partition sweep. */
+struct sweep {
+	struct event *ev;
+	uint32_t *owner;	/* term of each condition */
+	uint8_t *cur;		/* outcome of each condition on the current piece */
+	uint8_t *st;		/* the states the children start from */
+	uint32_t *nfalse;	/* per term: conditions false on the current piece */
+	uint32_t *nopen;	/* per term: conditions not yet true */
+	uint32_t *live, *pos;	/* terms with nfalse == 0, and where each sits */
+	uint32_t *pick;
+	size_t nlive;
+};
+
+static void sweep_free(struct sweep *s)
+{
+	free(s->ev);
+	free(s->owner);
+	free(s->cur);
+	free(s->st);
+	free(s->nfalse);
+	free(s->nopen);
+	free(s->live);
+	free(s->pos);
+	free(s->pick);
+}
+
+static void sweep_set(struct sweep *s, uint32_t ci, uint8_t out)
+{
+	uint32_t t = s->owner[ci];
+	uint8_t was = s->cur[ci];
+	s->cur[ci] = out;
+	s->st[ci] = apply_out(out);
+	s->nopen[t] += (was == OUT_TRUE) - (out == OUT_TRUE);
+	if ((was == OUT_FALSE) == (out == OUT_FALSE))
+		return;
+	if (out == OUT_FALSE) {
+		if (s->nfalse[t]++ == 0) {	/* leaves the live set */
+			uint32_t last = s->live[--s->nlive];
+			s->live[s->pos[t]] = last;
+			s->pos[last] = s->pos[t];
+		}
+	} else if (--s->nfalse[t] == 0) {
+		s->pos[t] = (uint32_t)s->nlive;
+		s->live[s->nlive++] = t;
+	}
+}
+
+/* The piece's sub-problem: its live terms in precedence order, cut after
+ * the first one the piece satisfies (its action becomes the fallback), so
+ * a piece costs what can still matter on it, not the whole rule set. */
+static bool sweep_child(struct lctx *c, const struct lprob *pb, struct sweep *s,
+			struct lprob *child)
+{
+	size_t n = 0, nconds = 0;
+	uint32_t fallback = pb->fallback, first_sat = UINT32_MAX;
+
+	for (size_t i = 0; i < s->nlive; i++)
+		if (s->nopen[s->live[i]] == 0 && s->live[i] < first_sat)
+			first_sat = s->live[i];
+	for (size_t i = 0; i < s->nlive; i++)
+		if (s->live[i] < first_sat) {
+			s->pick[n++] = s->live[i];
+			nconds += pb->terms[s->live[i]].n;
+		}
+	if (first_sat != UINT32_MAX)
+		fallback = pb->terms[first_sat].action;
+	if (!dag_charge(c->g, s->nlive + nconds))
+		return false;
+	qsort(s->pick, n, sizeof(*s->pick), cmp_u32);
+	if (!prob_alloc(c, child, n, nconds))
+		return false;
+	child->fallback = fallback;
+	for (size_t i = 0; i < n; i++)
+		prob_take(child, pb, s->st, s->pick[i]);
+	return true;
+}
+
+static uint32_t build_partition(struct lctx *c, const struct lprob *pb, unsigned var, int held)
+{
+	struct sweep s = { 0 };
 	struct range_vec rv = { 0 };
 	uint32_t node = NODE_NONE;
-	if (!cuts || !child)
+	size_t nev = 0, nt = pb->nterms ? pb->nterms : 1, nc = pb->nconds ? pb->nconds : 1;
+
+	s.ev = malloc(3 * nc * sizeof(*s.ev));
+	s.owner = malloc(nc * sizeof(*s.owner));
+	s.cur = malloc(nc);
+	s.st = malloc(nc);
+	s.nfalse = calloc(nt, sizeof(*s.nfalse));
+	s.nopen = calloc(nt, sizeof(*s.nopen));
+	s.live = malloc(nt * sizeof(*s.live));
+	s.pos = malloc(nt * sizeof(*s.pos));
+	s.pick = malloc(nt * sizeof(*s.pick));
+	if (!s.ev || !s.owner || !s.cur || !s.st || !s.nfalse || !s.nopen || !s.live || !s.pos ||
+	    !s.pick)
 		goto out;
-	cuts[nb++] = 0;
-	for (size_t t = 0; t < c->nterms; t++) {
-		if (!rel[t])
-			continue;
-		for (uint32_t i = 0; i < c->terms[t].n; i++) {
-			size_t ci = c->terms[t].first + i;
+	memcpy(s.st, pb->st, pb->nconds);
+	for (size_t t = 0; t < pb->nterms; t++) {
+		s.live[t] = (uint32_t)t;
+		s.pos[t] = (uint32_t)t;
+		for (uint32_t i = 0; i < pb->terms[t].n; i++) {
+			uint32_t ci = pb->terms[t].first + i;
 			struct piece pc[3];
-			if (st[ci] >= ST_TRUE || var_of(&c->conds[ci], st[ci]) != var)
+			s.owner[ci] = (uint32_t)t;
+			/* Outcomes start "residual": neither true nor false until
+			 * the first piece (every condition has one at 0) says. */
+			s.cur[ci] = OUT_RESID;
+			if (pb->st[ci] != ST_TRUE)
+				s.nopen[t]++;
+			if (pb->st[ci] >= ST_TRUE || var_of(&pb->conds[ci], pb->st[ci]) != var)
 				continue;
-			size_t np = cond_pieces(&c->conds[ci], st[ci], pc);
+			size_t np = cond_pieces(&pb->conds[ci], pb->st[ci], pc);
 			for (size_t k = 0; k < np; k++)
-				if (pc[k].lo)
-					cuts[nb++] = pc[k].lo;
+				s.ev[nev++] = (struct event){ pc[k].lo, ci, pc[k].out };
 		}
 	}
-	qsort(cuts, nb, sizeof(*cuts), cmp_u32);
-	size_t u = 0;
-	for (size_t i = 0; i < nb; i++)
-		if (i == 0 || cuts[i] != cuts[u - 1])
-			cuts[u++] = cuts[i];
-	nb = u;
+	s.nlive = pb->nterms;
+	if (!dag_charge(c->g, nev))
+		goto out;
+	qsort(s.ev, nev, sizeof(*s.ev), cmp_events);
 
-	for (size_t b = 0; b < nb; b++) {
-		memcpy(child, st, c->nconds);
-		for (size_t t = 0; t < c->nterms; t++) {
-			if (!rel[t])
-				continue;
-			for (uint32_t i = 0; i < c->terms[t].n; i++) {
-				size_t ci = c->terms[t].first + i;
-				struct piece pc[3];
-				if (st[ci] >= ST_TRUE || var_of(&c->conds[ci], st[ci]) != var)
-					continue;
-				size_t np = cond_pieces(&c->conds[ci], st[ci], pc);
-				size_t k = 0;
-				while (k + 1 < np && pc[k + 1].lo <= cuts[b])
-					k++;
-				child[ci] = apply_out(pc[k].out);
-			}
-		}
-		uint32_t sub = build(c, child, (int)var);
-		if (sub == NODE_NONE || !range_push(&rv, cuts[b], sub, 1, true))
+	for (size_t e = 0; e < nev;) {
+		uint32_t lo = s.ev[e].lo;
+		for (; e < nev && s.ev[e].lo == lo; e++)
+			sweep_set(&s, s.ev[e].cond, s.ev[e].out);
+		struct lprob child;
+		if (!sweep_child(c, pb, &s, &child))
+			goto out;
+		uint32_t sub = build(c, &child, (int)var);
+		prob_free(&child);
+		if (sub == NODE_NONE || !range_push(&rv, lo, sub, 1, true))
 			goto out;
 	}
 	node = layout_tree(c->g, rv.v, rv.n, c->goal);
@@ -348,53 +494,55 @@ out:
 	if (node == NODE_NONE)
 		c->g->oom = true;
 	range_vec_free(&rv);
-	free(cuts);
-	free(child);
+	sweep_free(&s);
 	return node;
 }
 
-static uint32_t build(struct lctx *c, const uint8_t *st, int held)
+/* PB's terms are all relevant: test the next variable. */
+static uint32_t build_tests(struct lctx *c, const struct lprob *pb, int held)
 {
-	if (!dag_charge(c->g, c->nterms + c->nconds + 1))
+	unsigned var = next_var(pb);
+	for (size_t ci = 0; ci < pb->nconds; ci++) {
+		struct piece pc[3];
+		if (pb->st[ci] < ST_TRUE && var_of(&pb->conds[ci], pb->st[ci]) == var &&
+		    cond_pieces(&pb->conds[ci], pb->st[ci], pc) == 0)
+			return build_mask_test(c, pb, ci, var, held);
+	}
+	return build_partition(c, pb, var, held);
+}
+
+static uint32_t build(struct lctx *c, const struct lprob *pb, int held)
+{
+	if (!dag_charge(c->g, pb->nterms + pb->nconds + 1))
 		return NODE_NONE;
-	bool *rel = malloc(c->nterms ? c->nterms : 1), any;
+	bool *rel = malloc(pb->nterms ? pb->nterms : 1);
+	size_t nrel;
 	uint32_t node = NODE_NONE;
 	if (!rel) {
 		c->g->oom = true;
 		return NODE_NONE;
 	}
-	uint32_t result = relevant_terms(c, st, rel, &any);
-	if (!any) {
+	uint32_t result = relevant_terms(pb, rel, &nrel);
+	if (nrel == 0) {
 		node = dag_ret(c->g, result);
-		goto out;
-	}
-
-	/* The lowest variable any relevant term still waits on. */
-	unsigned var = UINT32_MAX;
-	for (size_t t = 0; t < c->nterms; t++) {
-		if (!rel[t])
-			continue;
-		for (uint32_t i = 0; i < c->terms[t].n; i++) {
-			size_t ci = c->terms[t].first + i;
-			if (st[ci] < ST_TRUE && var_of(&c->conds[ci], st[ci]) < var)
-				var = var_of(&c->conds[ci], st[ci]);
+	} else if (nrel == pb->nterms) {
+		node = build_tests(c, pb, held);
+	} else {
+		/* Drop what can no longer matter, so that the work below is
+		 * in proportion to what is left. */
+		struct lprob sub;
+		size_t nconds = 0;
+		for (size_t t = 0; t < pb->nterms; t++)
+			nconds += rel[t] ? pb->terms[t].n : 0;
+		if (prob_alloc(c, &sub, nrel, nconds)) {
+			sub.fallback = result;
+			for (size_t t = 0; t < pb->nterms; t++)
+				if (rel[t])
+					prob_take(&sub, pb, pb->st, t);
+			node = build_tests(c, &sub, held);
+			prob_free(&sub);
 		}
 	}
-	for (size_t t = 0; t < c->nterms; t++) {
-		if (!rel[t])
-			continue;
-		for (uint32_t i = 0; i < c->terms[t].n; i++) {
-			size_t ci = c->terms[t].first + i;
-			struct piece pc[3];
-			if (st[ci] < ST_TRUE && var_of(&c->conds[ci], st[ci]) == var &&
-			    cond_pieces(&c->conds[ci], st[ci], pc) == 0) {
-				node = build_mask_test(c, st, rel, ci, var, held);
-				goto out;
-			}
-		}
-	}
-	node = build_partition(c, st, rel, var, held);
-out:
 	free(rel);
 	return node;
 }
@@ -433,47 +581,39 @@ static uint8_t initial_state(struct lcond *lc)
 uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
 		       size_t lo, size_t hi, bool compact)
 {
-	struct lctx c = { .g = g, .fallback = p->def_action,
-			  .goal = compact ? LAYOUT_ARGS_COMPACT : LAYOUT_ARGS };
+	struct lctx c = { .g = g, .goal = compact ? LAYOUT_ARGS_COMPACT : LAYOUT_ARGS };
+	struct lprob pb;
 	size_t ncond = 0;
-	uint32_t node = NODE_NONE;
-	uint8_t *st = NULL;
 
 	for (size_t i = lo; i < hi; i++)
 		ncond += p->rules[v->rs[i].rule].nconds;
-	c.terms = malloc((hi - lo) * sizeof(*c.terms));
-	c.conds = malloc((ncond ? ncond : 1) * sizeof(*c.conds));
-	st = malloc(ncond ? ncond : 1);
-	if (!c.terms || !c.conds || !st) {
-		g->oom = true;
-		goto out;
-	}
+	if (!prob_alloc(&c, &pb, hi - lo, ncond))
+		return NODE_NONE;
+	pb.fallback = p->def_action;
 	for (size_t i = lo; i < hi; i++) {
 		const struct rule *r = &p->rules[v->rs[i].rule];
-		c.terms[c.nterms++] = (struct lterm){ r->action, v->rs[i].rule, 0, (uint32_t)r->nconds };
+		pb.terms[pb.nterms++] = (struct lterm){ r->action, v->rs[i].rule, 0,
+							(uint32_t)r->nconds };
 	}
-	qsort(c.terms, c.nterms, sizeof(*c.terms), cmp_terms);
-	for (size_t t = 0; t < c.nterms; t++) {
-		const struct rule *r = &p->rules[c.terms[t].rule];
-		c.terms[t].first = (uint32_t)c.nconds;
+	qsort(pb.terms, pb.nterms, sizeof(*pb.terms), cmp_terms);
+	for (size_t t = 0; t < pb.nterms; t++) {
+		const struct rule *r = &p->rules[pb.terms[t].rule];
+		pb.terms[t].first = (uint32_t)pb.nconds;
 		for (size_t k = 0; k < r->nconds; k++) {
 			const struct scmpc_cond *sc = &r->conds[k];
-			struct lcond *lc = &c.conds[c.nconds];
+			struct lcond *lc = &pb.conds[pb.nconds];
 			bool wide = !v->info->compat32 && !(sc->flags & SCMPC_COND_32BIT);
 			*lc = (struct lcond){ (uint8_t)sc->arg, (uint8_t)sc->op, wide, sc->value,
 					      sc->value2 };
 			/* A 32-bit mask only sees the low half of a wide mask. */
 			if (!wide && sc->op == SCMPC_OP_MASKED_EQ)
 				lc->value &= UINT32_MAX;
-			st[c.nconds] = initial_state(lc);
-			c.nconds++;
+			pb.st[pb.nconds] = initial_state(lc);
+			pb.nconds++;
 		}
 	}
-	node = build(&c, st, -1);
-out:
-	free(c.terms);
-	free(c.conds);
-	free(st);
+	uint32_t node = build(&c, &pb, -1);
+	prob_free(&pb);
 	return node;
 }
 

@@ -28,9 +28,14 @@ static int arch_stats(const scmpc_policy *p, const struct arch_view *views, size
 	for (uint32_t i = 0; i < span; i++) {
 		uint32_t nr = base + i;
 		uint64_t (*vec)[6] = NULL;
+		struct call_index ix;
 		long nv = probe_args(p, v, nr, &vec);
 		if (nv < 0)
 			return diag_err(d, (int)nv, NULL, "out of memory");
+		if (call_index_init(&ix, p, v, nr) < 0) {
+			free(vec);
+			return diag_err(d, -ENOMEM, NULL, "out of memory");
+		}
 		struct seccomp_data sd = { .nr = (int)nr, .arch = v->info->audit };
 		uint32_t first = 0;
 		bool depends = false;
@@ -39,19 +44,21 @@ static int arch_stats(const scmpc_policy *p, const struct arch_view *views, size
 			uint32_t ret;
 			unsigned steps;
 			memcpy(sd.args, vec[k], sizeof(sd.args));
-			uint32_t want = policy_decide(p, views, &sd, NULL);
+			uint32_t want = eval_indexed(p, v, &ix, &sd, NULL);
 			if (k == 0)
 				first = want;
 			else if (want != first)
 				depends = true;
 			int err = scmpc_emulate(insns, len, &sd, &ret, &steps);
 			if (err < 0) {
+				call_index_fini(&ix);
 				free(vec);
 				return diag_err(d, err, NULL, "the program fails on nr %u", nr);
 			}
 			worst = steps > worst ? steps : worst;
 			best = steps < best ? steps : best;
 		}
+		call_index_fini(&ix);
 		free(vec);
 		if (depends) {
 			if (i < limit && st->nargsys < SCMPC_STATS_MAX_ARGSYS) {

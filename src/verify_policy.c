@@ -253,11 +253,10 @@ static void describe(char *buf, size_t len, const struct seccomp_data *sd, enum 
 		 (unsigned long long)sd->args[5]);
 }
 
-static int check_point(const scmpc_policy *p, const struct arch_view *views,
-		       const struct sock_filter *insns, size_t len, const struct seccomp_data *sd,
-		       scmpc_diag *d)
+static int check_decision(const struct sock_filter *insns, size_t len,
+			  const struct seccomp_data *sd, uint32_t want, scmpc_diag *d)
 {
-	uint32_t want = policy_decide(p, views, sd, NULL), got;
+	uint32_t got;
 	int err = scmpc_emulate(insns, len, sd, &got, NULL);
 	if (err == 0 && got == want)
 		return 0;
@@ -270,6 +269,41 @@ static int check_point(const scmpc_policy *p, const struct arch_view *views,
 	scmpc_action_str(got, gs, sizeof(gs));
 	return diag_err(d, -EPROTO, NULL, "%s: the program returns %s, the policy says %s", where,
 			gs, ws);
+}
+
+static int check_point(const scmpc_policy *p, const struct arch_view *views,
+		       const struct sock_filter *insns, size_t len, const struct seccomp_data *sd,
+		       scmpc_diag *d)
+{
+	return check_decision(insns, len, sd, policy_decide(p, views, sd, NULL), d);
+}
+
+/* Every argument vector for one call of view V.  The probes grow with the
+ * call's constants and each decision tries its rules, so a call with
+ * thousands of rules would cost their square; the call index brings that
+ * down to the rules a vector can match. */
+static int check_call(const scmpc_policy *p, const struct arch_view *v,
+		      const struct sock_filter *insns, size_t len, struct seccomp_data *sd,
+		      scmpc_diag *d)
+{
+	uint64_t (*vec)[6] = NULL;
+	struct call_index ix;
+	long nv = probe_args(p, v, (uint32_t)sd->nr, &vec);
+	int err = 0;
+
+	if (nv < 0)
+		return diag_err(d, (int)nv, NULL, "out of memory");
+	if ((err = call_index_init(&ix, p, v, (uint32_t)sd->nr)) < 0) {
+		free(vec);
+		return diag_err(d, err, NULL, "out of memory");
+	}
+	for (long k = 0; k < nv && !err; k++) {
+		memcpy(sd->args, vec[k], sizeof(sd->args));
+		err = check_decision(insns, len, sd, eval_indexed(p, v, &ix, sd, NULL), d);
+	}
+	call_index_fini(&ix);
+	free(vec);
+	return err;
 }
 
 /* Probe every number of the ABIs behind one AUDIT_ARCH value (x86_64 and
@@ -313,8 +347,6 @@ static int verify_audit(const scmpc_policy *p, const struct arch_view *views, ui
 		for (size_t k = 0; k < p->narches; k++)
 			if (views[k].arch == a)
 				dv = &views[k];
-		uint64_t (*vec)[6] = NULL;
-		long nv;
 		if (!dv) {
 			/* A foreign ABI's numbers: no argument may matter. */
 			err = check_point(p, views, insns, len, &sd, d);
@@ -323,16 +355,7 @@ static int verify_audit(const scmpc_policy *p, const struct arch_view *views, ui
 				err = check_point(p, views, insns, len, &sd, d);
 			continue;
 		}
-		nv = probe_args(p, dv, nums[i], &vec);
-		if (nv < 0) {
-			err = diag_err(d, (int)nv, NULL, "out of memory");
-			break;
-		}
-		for (long k = 0; k < nv && !err; k++) {
-			memcpy(sd.args, vec[k], sizeof(sd.args));
-			err = check_point(p, views, insns, len, &sd, d);
-		}
-		free(vec);
+		err = check_call(p, dv, insns, len, &sd, d);
 	}
 	free(nums);
 	return err;

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <linux/audit.h>
-#include "scmpc.h"
+#include "internal.h"
+#include "testutil.h"
 
 static struct seccomp_data call(enum scmpc_arch a, uint32_t nr, uint64_t a0)
 {
@@ -233,6 +234,125 @@ static void test_libseccomp_merge(void **state)
 	scmpc_diag_free(d);
 }
 
+/* The verifier's call index (policy_eval.c) must give exactly the plain
+ * scan's decision and rule on calls with hundreds of rules: equalities
+ * filed by 64- and 32-bit constants, runs of order comparisons and `!=`
+ * rules, the rules left to scan, compat32 ABIs. */
+static void test_call_index(void **state)
+{
+	(void)state;
+	static const uint64_t pool[] = { 0, 1, 2, 7, 0xffffffff, 0x100000000ULL,
+					 0x100000007ULL, 0xffffffff00000007ULL, UINT64_MAX };
+	static const uint32_t acts[] = { SCMPC_ACT_ALLOW, SCMPC_ACT_ERRNO(1), SCMPC_ACT_ERRNO(2),
+					 SCMPC_ACT_LOG, SCMPC_ACT_KILL_PROCESS, SCMPC_ACT_TRAP };
+	static const enum scmpc_arch arches[] = { SCMPC_ARCH_X86_64, SCMPC_ARCH_I386,
+						  SCMPC_ARCH_X32, SCMPC_ARCH_AARCH64 };
+	struct testutil_rng r;
+	unsigned long compared = 0, matched = 0;
+
+	/* By hand first: two `!=` rules on one constant, the later one more
+	 * restrictive (neither holds at the constant), and runs of `<`/`>=`
+	 * whose best rule is not at the run's end. */
+	static const struct { enum scmpc_op op; uint64_t c; uint32_t act; } fixed[][4] = {
+		{ { SCMPC_OP_NE, 5, SCMPC_ACT_ALLOW }, { SCMPC_OP_NE, 5, SCMPC_ACT_ERRNO(1) } },
+		{ { SCMPC_OP_NE, 5, SCMPC_ACT_ERRNO(1) }, { SCMPC_OP_NE, 5, SCMPC_ACT_ALLOW },
+		  { SCMPC_OP_NE, 6, SCMPC_ACT_LOG } },
+		{ { SCMPC_OP_LT, 5, SCMPC_ACT_ALLOW }, { SCMPC_OP_LT, 9, SCMPC_ACT_TRAP },
+		  { SCMPC_OP_LE, 2, SCMPC_ACT_ERRNO(1) }, { SCMPC_OP_GE, 7, SCMPC_ACT_LOG } },
+		{ { SCMPC_OP_GT, 5, SCMPC_ACT_ALLOW }, { SCMPC_OP_GE, 5, SCMPC_ACT_TRAP },
+		  { SCMPC_OP_GT, UINT64_MAX, SCMPC_ACT_ERRNO(1) }, { SCMPC_OP_LE, UINT64_MAX, SCMPC_ACT_LOG } },
+	};
+	for (size_t f = 0; f < ARRAY_SIZE(fixed); f++) {
+		scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_KILL_PROCESS);
+		assert_non_null(p);
+		assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL), 0);
+		for (size_t i = 0; i < 4 && fixed[f][i].op; i++) {
+			struct scmpc_cond c = { .arg = 0, .op = fixed[f][i].op, .value = fixed[f][i].c };
+			scmpc_diag *d = scmpc_diag_new();
+			if (add(p, "ioctl", fixed[f][i].act, &c, 1, d) < 0)
+				fail_msg("case %zu rule %zu: %s", f, i, scmpc_diag_message(d));
+			scmpc_diag_free(d);
+		}
+		struct arch_view v;
+		struct call_index ix;
+		uint32_t nr = (uint32_t)scmpc_syscall_resolve(SCMPC_ARCH_X86_64, "ioctl");
+		assert_int_equal(arch_view_init(&v, p, SCMPC_ARCH_X86_64, NULL), 0);
+		assert_int_equal(call_index_init(&ix, p, &v, nr), 0);
+		for (uint64_t x = 0; x < 12; x++) {
+			struct seccomp_data sd = { .nr = (int)nr, .arch = AUDIT_ARCH_X86_64 };
+			int r1, r2;
+			sd.args[0] = x == 11 ? UINT64_MAX : x;
+			uint32_t want = eval_on_view(p, &v, &sd, &r1);
+			uint32_t got = eval_indexed(p, &v, &ix, &sd, &r2);
+			if (got != want || r1 != r2)
+				fail_msg("case %zu, arg0 %llu: scan %s (rule %d), index %s (rule %d)", f,
+					 (unsigned long long)sd.args[0], testutil_act(want), r1,
+					 testutil_act(got), r2);
+		}
+		call_index_fini(&ix);
+		arch_view_fini(&v);
+		scmpc_policy_free(p);
+	}
+
+	testutil_rng_seed(&r, 0x1dec0de);
+	for (unsigned round = 0; round < 120; round++) {
+		enum scmpc_arch a = arches[round % ARRAY_SIZE(arches)];
+		scmpc_policy *p = scmpc_policy_new(acts[testutil_rng_below(&r, ARRAY_SIZE(acts))]);
+		assert_non_null(p);
+		assert_int_equal(scmpc_policy_add_arch(p, a, NULL), 0);
+		unsigned nrules = 1 + testutil_rng_below(&r, round % 4 == 3 ? 12 : round % 3 ? 40 : 400);
+		for (unsigned i = 0; i < nrules; i++) {
+			struct scmpc_cond c[3];
+			/* Every fourth policy: one condition per rule, any operator,
+			 * so that runs of `<` and `!=` rules share constants. */
+			bool single = round % 4 == 3;
+			size_t n = single ? 1 : testutil_rng_below(&r, 8) ? 1 + testutil_rng_below(&r, 3) : 0;
+			for (size_t k = 0; k < n; k++) {
+				c[k] = (struct scmpc_cond){
+					.arg = testutil_rng_below(&r, single ? 2 : 3),
+					.op = !single && testutil_rng_below(&r, 3)
+						      ? SCMPC_OP_EQ
+						      : 1 + testutil_rng_below(&r, 7),
+					.value = pool[testutil_rng_below(&r, ARRAY_SIZE(pool))],
+					.flags = testutil_rng_below(&r, 4) ? 0 : SCMPC_COND_32BIT,
+				};
+				if (c[k].op == SCMPC_OP_MASKED_EQ)
+					c[k].value2 = c[k].value &
+						      pool[testutil_rng_below(&r, ARRAY_SIZE(pool))];
+			}
+			scmpc_diag *d = scmpc_diag_new();
+			if (add(p, "ioctl", acts[testutil_rng_below(&r, ARRAY_SIZE(acts))], c, n, d) < 0)
+				fail_msg("%s", scmpc_diag_message(d));
+			scmpc_diag_free(d);
+		}
+		struct arch_view v;
+		struct call_index ix;
+		assert_int_equal(arch_view_init(&v, p, a, NULL), 0);
+		uint32_t nr = (uint32_t)scmpc_syscall_resolve(a, "ioctl");
+		assert_int_equal(call_index_init(&ix, p, &v, nr), 0);
+		for (unsigned k = 0; k < 600; k++) {
+			struct seccomp_data sd = { .nr = (int)nr, .arch = scmpc_arch_audit(a) };
+			for (unsigned j = 0; j < 6; j++)
+				sd.args[j] = pool[testutil_rng_below(&r, ARRAY_SIZE(pool))];
+			if (k % 100 == 99)	/* another call, and the tracer's -1 */
+				sd.nr = k % 200 == 199 ? -1 : (int)nr + 1;
+			int r1, r2;
+			uint32_t want = eval_on_view(p, &v, &sd, &r1);
+			uint32_t got = eval_indexed(p, &v, &ix, &sd, &r2);
+			if (got != want || r1 != r2)
+				fail_msg("round %u probe %u: scan %s (rule %d), index %s (rule %d)", round,
+					 k, testutil_act(want), r1, testutil_act(got), r2);
+			compared++;
+			matched += r1 >= 0;
+		}
+		call_index_fini(&ix);
+		arch_view_fini(&v);
+		scmpc_policy_free(p);
+	}
+	/* The pool makes rules match often: the comparison is not all misses. */
+	assert_true(matched > compared / 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_arches),
 		cmocka_unit_test(test_semantics),
 		cmocka_unit_test(test_libseccomp_merge),
+		cmocka_unit_test(test_call_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
