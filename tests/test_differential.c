@@ -49,6 +49,33 @@
  *      merge_model_bits() in lsc_ref.c).  Skipped.
  * Policies libseccomp cannot express (SCMPC_COND_32BIT, two conditions on
  * one argument, numbers it cannot name) are not compared with it.
+ *
+ * Random policies: SCMPC_SEED, SCMPC_RANDOM_COUNT (1000, 300 under ASan);
+ * SCMPC_RANDOM_ONLY=I replays policy I of the seed alone.
+ *
+ * Shrinking.  The first MAX_SHRUNK failing policies of a run (random or
+ * profile) are shrunk (tests/shrink.c) to a local minimum that still fails
+ * the same way: the same program against the IR (scmpc, scmpc-naive,
+ * libseccomp-L1 or -L2 against its expectation, scmpc_policy_eval against
+ * the views), or scmpc refusing with the same error; a policy failing on
+ * both scmpc's side and libseccomp's is shrunk once for each.  Rules go
+ * (halves, quarters, ..., single rules), then conditions and ABIs; the
+ * unknown action, libseccomp merge and bad-arch action are reset; actions
+ * move toward the default, ALLOW, KILL_PROCESS; conditions toward ==,
+ * 64-bit, arg 0 and the constants 0, 1 or their low word.  Every candidate
+ * is checked from scratch (programs, views, lsc_expect()'s differences and
+ * the probe set all derive from the policy).  Budget: 5000 checks or
+ * SCMPC_SHRINK_SECONDS (10; 0 turns shrinking off) per shrink.  The
+ * reproducer gives the sizes before and after, the policy, its simplest
+ * failing probes with every program's answer, and all of it as C to paste.
+ * `test_differential shrink` (meson test differential-shrink) checks the
+ * shrinker on bugs injected into one program; SCMPC_DIFF_INJECT=errno13 or
+ * =const puts one into every optimized program of a normal run.
+ *
+ * Campaign.  tests/differential-campaign runs the random policies only
+ * (SCMPC_DIFF_PROFILES=0) with fresh seeds on every CPU until stopped; with
+ * SCMPC_DIFF_FINDINGS=DIR each failing policy is written to
+ * DIR/seed-SEED-INDEX.txt: the replay line, the reproducer, the original.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -63,6 +90,7 @@
 
 #include "internal.h"
 #include "lsc_ref.h"
+#include "shrink.h"
 #include "testutil.h"
 
 enum {
@@ -95,9 +123,55 @@ static const char *const why_name[NWHY] = {
 	"(i) merge model",
 };
 
+/* Kinds of mismatch, as bits: bit P_* when that program disagreed with
+ * the IR (libseccomp: with lsc_expect()) or could not be run, and: */
+enum {
+	K_EVAL = NPROG,	/* scmpc_policy_eval() disagreed with the views */
+	K_REFUSED,	/* scmpc_compile() failed */
+	NKIND
+};
+static const char *const kind_name[NKIND] = {
+	"scmpc vs IR", "scmpc-naive vs IR", "libseccomp-L1 vs IR", "libseccomp-L2 vs IR",
+	"scmpc_policy_eval vs IR", "scmpc refused the policy",
+};
+#define KIND(k) (1U << (k))
+#define SCMPC_SIDE (KIND(P_OPT) | KIND(P_NAIVE) | KIND(K_EVAL) | KIND(K_REFUSED))
+
+struct diff_cfg {
+	bool quiet;	/* random policies: print only on mismatch */
+	bool silent;	/* shrinking: print nothing, only record */
+	bool no_lsc;	/* leave libseccomp out (a shrink step not about it) */
+	unsigned stop;	/* K_* bits: stop probing once one of these is seen */
+	unsigned record;	/* K_* bits of the mismatches kept in seen[]; 0: all */
+	bool simplest;	/* keep the simplest mismatches in seen[], not the first */
+	/* A bug injected into program `mutated` (P_*) after it compiled
+	 * (the shrinker's self-test). */
+	void (*mutate)(struct sock_filter *insns, size_t len);
+	int mutated;
+};
+
+#define MAX_PRINTED 8		/* probes per policy */
+#define MAX_POLICIES_PRINTED 10	/* failing random policies */
+#define MAX_SHRUNK 3		/* failing policies shrunk per run */
+static unsigned policies_printed, policies_shrunk;
+static unsigned lsc_hangs;	/* libseccomp compiles abandoned (lsc_compile) */
+static const char *self = "test_differential";	/* argv[0], for replay lines */
+/* SCMPC_DIFF_INJECT: a bug put into every optimized program of the run, to
+ * see the shrinker and the campaign's findings at work. */
+static void (*injected)(struct sock_filter *insns, size_t len);
+
+struct mismatch {
+	struct seccomp_data sd;
+	uint32_t ir, got[NPROG], expect[NPROG];
+	int rule;
+	bool ran[NPROG];
+	unsigned kinds;
+};
+
 struct diff {
 	const char *label;
 	const scmpc_policy *p;
+	struct diff_cfg cfg;
 	struct arch_view views[SCMPC_ARCH_COUNT];
 	struct lsc_call_diff *cd;
 	size_t ncd;
@@ -108,13 +182,12 @@ struct diff {
 	unsigned long probes, mismatches;
 	bool mux;		/* lsc_policy_multiplexes() */
 	bool dumped;
-	bool quiet;		/* random policies: print only on mismatch */
+	unsigned kinds;		/* K_* bits seen */
+	int refused_rc;		/* K_REFUSED: scmpc_compile()'s error */
+	char refused_msg[256];
+	struct mismatch seen[MAX_PRINTED];
+	size_t nseen;
 };
-
-#define MAX_PRINTED 8		/* probes per policy */
-#define MAX_POLICIES_PRINTED 10	/* failing random policies */
-static unsigned policies_printed;
-static unsigned lsc_hangs;	/* libseccomp compiles abandoned (lsc_compile) */
 
 /* ---------------------------------------------------------------- setup */
 
@@ -125,9 +198,14 @@ static int compile_scmpc(struct diff *t, int k, unsigned flags)
 	scmpc_prog *prog = NULL;
 	int rc = scmpc_compile(t->p, &o, &prog, d);
 	if (rc < 0) {
-		fprintf(stderr, "%s: %s failed: %s (%s)\n", t->label, prog_name[k],
-			scmpc_diag_message(d), scmpc_diag_where(d));
-		testutil_policy_dump(stderr, t->p);
+		t->kinds |= KIND(K_REFUSED);
+		t->refused_rc = rc;
+		snprintf(t->refused_msg, sizeof(t->refused_msg), "%s failed: %s (%s)",
+			 prog_name[k], scmpc_diag_message(d), scmpc_diag_where(d));
+		if (!t->cfg.silent) {
+			fprintf(stderr, "%s: %s\n", t->label, t->refused_msg);
+			testutil_policy_dump(stderr, t->p);
+		}
 		scmpc_diag_free(d);
 		return rc;
 	}
@@ -137,6 +215,8 @@ static int compile_scmpc(struct diff *t, int k, unsigned flags)
 	assert_non_null(t->insns[k]);
 	memcpy(t->insns[k], scmpc_prog_insns(prog), t->len[k] * sizeof(struct sock_filter));
 	scmpc_prog_free(prog);
+	if (k == t->cfg.mutated && t->cfg.mutate)
+		t->cfg.mutate(t->insns[k], t->len[k]);
 	t->have[k] = true;
 	return 0;
 }
@@ -149,30 +229,35 @@ static int compile_lsc(struct diff *t, int k, int level)
 	if (rc == -ETIMEDOUT)
 		lsc_hangs++;
 	if (rc < 0) {
-		if (!t->quiet)
+		if (!t->cfg.quiet && !t->cfg.silent)
 			fprintf(stderr, "%s: %s not compared: %s\n", t->label, prog_name[k], err);
 		return rc;
 	}
+	if (k == t->cfg.mutated && t->cfg.mutate)
+		t->cfg.mutate(t->insns[k], t->len[k]);
 	t->have[k] = true;
 	return 0;
 }
 
 /* Builds every program.  Returns false, after printing why, when scmpc
  * cannot compile the policy; libseccomp failing only leaves it out. */
-static bool diff_init(struct diff *t, const char *label, const scmpc_policy *p, bool quiet)
+static bool diff_init(struct diff *t, const char *label, const scmpc_policy *p,
+		      const struct diff_cfg *cfg)
 {
 	memset(t, 0, sizeof(*t));
 	t->label = label;
 	t->p = p;
-	t->quiet = quiet;
+	t->cfg = *cfg;
 	assert_int_equal(policy_views_init(p, t->views, NULL), 0);
 	long n = lsc_call_diffs(p, &t->cd);
 	assert_true(n >= 0);
 	t->ncd = (size_t)n;
 	if (compile_scmpc(t, P_OPT, 0) < 0 || compile_scmpc(t, P_NAIVE, SCMPC_COMPILE_NAIVE) < 0)
 		return false;
-	compile_lsc(t, P_LSC1, 1);
-	compile_lsc(t, P_LSC2, 2);
+	if (!cfg->no_lsc) {
+		compile_lsc(t, P_LSC1, 1);
+		compile_lsc(t, P_LSC2, 2);
+	}
 	t->mux = lsc_policy_multiplexes(p);
 	return true;
 }
@@ -259,6 +344,15 @@ static void report(struct diff *t, const struct seccomp_data *sd, uint32_t ir, i
 			fprintf(stderr, "  %-14s %s\n", prog_name[k], testutil_act(got[k]));
 }
 
+/* How hard a probe is to read: arguments that are not zero, then bits. */
+static unsigned sd_weight(const struct seccomp_data *sd)
+{
+	unsigned w = 0;
+	for (int i = 0; i < 6; i++)
+		w += (sd->args[i] != 0) * 1000U + (unsigned)__builtin_popcountll(sd->args[i]);
+	return w;
+}
+
 static void probe(struct diff *t, const struct seccomp_data *sd)
 {
 	int rule;
@@ -266,43 +360,70 @@ static void probe(struct diff *t, const struct seccomp_data *sd)
 	 * scmpc_policy_eval() rebuilds them on every call (resolving every
 	 * name), so it is checked on every 16th probe only. */
 	uint32_t ir = policy_decide(t->p, t->views, sd, &rule);
-	uint32_t got[NPROG];
-	bool ran[NPROG] = { false }, bad = false;
+	uint32_t got[NPROG] = { 0 }, expect[NPROG];
+	bool ran[NPROG] = { false };
+	unsigned kinds = 0;
 
-	if (t->probes++ % 16 == 0) {
+	/* A shrink step about scmpc_policy_eval() must not miss it. */
+	if (t->probes++ % 16 == 0 || (t->cfg.stop & KIND(K_EVAL))) {
 		int rule2;
 		uint32_t pub = scmpc_policy_eval(t->p, sd, &rule2);
 		if (pub != ir || rule2 != rule) {
-			fprintf(stderr, "%s: scmpc_policy_eval says %s (rule %d), the views %s (rule %d)\n",
-				t->label, testutil_act(pub), rule2, testutil_act(ir), rule);
-			bad = true;
+			if (!t->cfg.silent)
+				fprintf(stderr,
+					"%s: scmpc_policy_eval says %s (rule %d), the views %s (rule %d)\n",
+					t->label, testutil_act(pub), rule2, testutil_act(ir), rule);
+			kinds |= KIND(K_EVAL);
 		}
 	}
 	for (int k = 0; k < NPROG; k++) {
+		expect[k] = ir;
 		if (!t->have[k])
 			continue;
 		int rc = scmpc_emulate(t->insns[k], t->len[k], sd, &got[k], NULL);
 		if (rc < 0) {
-			fprintf(stderr, "%s: %s: scmpc_emulate failed (%d)\n", t->label,
-				prog_name[k], rc);
-			bad = true;
+			if (!t->cfg.silent)
+				fprintf(stderr, "%s: %s: scmpc_emulate failed (%d)\n", t->label,
+					prog_name[k], rc);
+			kinds |= KIND(k);
 			continue;
 		}
 		ran[k] = true;
 		if (k == P_OPT || k == P_NAIVE) {
 			/* No exceptions: both must be the IR. */
 			t->count[k][W_EQUAL]++;
-			bad |= got[k] != ir;
+			if (got[k] != ir)
+				kinds |= KIND(k);
 			continue;
 		}
-		uint32_t expect;
-		enum why w = lsc_expect(t, sd, ir, &expect);
+		enum why w = lsc_expect(t, sd, ir, &expect[k]);
 		t->count[k][w]++;
-		if (w == W_EQUAL || w == W_UNKNOWN)
-			bad |= got[k] != expect;
+		if ((w == W_EQUAL || w == W_UNKNOWN) && got[k] != expect[k])
+			kinds |= KIND(k);
 	}
-	if (bad) {
-		report(t, sd, ir, rule, got, ran);
+	if (kinds) {
+		t->kinds |= kinds;
+		struct mismatch *m = NULL;
+		if (t->cfg.record && !(kinds & t->cfg.record))
+			;
+		else if (t->nseen < MAX_PRINTED)
+			m = &t->seen[t->nseen++];
+		else if (t->cfg.simplest)
+			for (size_t i = 0; i < t->nseen; i++)
+				if (sd_weight(sd) < sd_weight(&t->seen[i].sd) &&
+				    (!m || sd_weight(&t->seen[i].sd) > sd_weight(&m->sd)))
+					m = &t->seen[i];
+		if (m) {
+			m->sd = *sd;
+			m->ir = ir;
+			m->rule = rule;
+			m->kinds = kinds;
+			memcpy(m->got, got, sizeof(got));
+			memcpy(m->expect, expect, sizeof(expect));
+			memcpy(m->ran, ran, sizeof(ran));
+		}
+		if (!t->cfg.silent)
+			report(t, sd, ir, rule, got, ran);
 		t->mismatches++;
 	}
 }
@@ -419,9 +540,12 @@ static void run_probes(struct diff *t, bool full)
 			for (size_t j = 0; j < vs.n; j++) {
 				struct seccomp_data sd = testutil_sd_audit(audits[ai], nr, vs.v[j]);
 				probe(t, &sd);
+				if (t->kinds & t->cfg.stop)
+					goto out;
 			}
 		}
 	}
+out:
 	free(s.v);
 	testutil_vecs_free(&vs);
 }
@@ -442,6 +566,233 @@ static void print_summary(const struct diff *t)
 			if (t->count[k][w])
 				fprintf(stderr, " %s: %lu;", why_name[w], t->count[k][w]);
 		fprintf(stderr, "\n");
+	}
+}
+
+/* ------------------------------------------------------------ shrinking */
+
+/* What every shrink step must keep: a mismatch of one kind (K_REFUSED: with
+ * the same error), under the probing the original policy got. */
+struct target {
+	const char *label;
+	unsigned kind;
+	int refused_rc;
+	bool full;	/* run_probes(t, full) */
+	void (*mutate)(struct sock_filter *insns, size_t len);
+	int mutated;
+};
+
+/* The whole check again on P: programs, views, the allowed differences
+ * and the probe set all derive from the policy, so nothing is reused from
+ * the policy P was shrunk from. */
+static bool still_fails(const scmpc_policy *p, void *ctx)
+{
+	const struct target *g = ctx;
+	struct diff_cfg cfg = {
+		.silent = true,
+		/* libseccomp is the slow part (a fork per compile when it may
+		 * loop): built only when the mismatch is about it. */
+		.no_lsc = !(KIND(g->kind) & (KIND(P_LSC1) | KIND(P_LSC2))),
+		.stop = KIND(g->kind),
+		.mutate = g->mutate,
+		.mutated = g->mutated,
+	};
+	struct diff t;
+	if (diff_init(&t, g->label, p, &cfg))
+		run_probes(&t, g->full);
+	bool hit = (t.kinds & KIND(g->kind)) &&
+		   (g->kind != K_REFUSED || t.refused_rc == g->refused_rc);
+	diff_fini(&t);
+	return hit;
+}
+
+/* The budget from SCMPC_SHRINK_SECONDS (default 10 s per shrink, within
+ * 5000 checks); false when it is 0: no shrinking. */
+static bool shrink_budget(struct shrink_opts *o)
+{
+	const char *e = getenv("SCMPC_SHRINK_SECONDS");
+	memset(o, 0, sizeof(*o));
+	if (!e || !*e)
+		return true;
+	double secs = strtod(e, NULL);
+	o->max_ns = secs > 0 ? (uint64_t)(secs * 1e9) : 0;
+	return secs > 0;
+}
+
+static void print_mismatch(FILE *f, const struct mismatch *m)
+{
+	testutil_sd_dump(f, &m->sd);
+	fprintf(f, "  IR (policy_decide):   %s (rule %d)\n", testutil_act(m->ir), m->rule);
+	for (int k = 0; k < NPROG; k++) {
+		if (!m->ran[k])
+			continue;
+		fprintf(f, "  %-14s %s", prog_name[k], testutil_act(m->got[k]));
+		if (m->expect[k] != m->ir)
+			fprintf(f, " (expected %s)", testutil_act(m->expect[k]));
+		fprintf(f, "%s\n", m->kinds & KIND(k) ? "   <- differs" : "");
+	}
+	if (m->kinds & KIND(K_EVAL))
+		fprintf(f, "  scmpc_policy_eval differs from the IR here\n");
+}
+
+static void print_kinds(FILE *f, unsigned kinds)
+{
+	const char *sep = "";
+	for (int k = 0; k < NKIND; k++)
+		if (kinds & KIND(k)) {
+			fprintf(f, "%s%s", sep, kind_name[k]);
+			sep = ", ";
+		}
+}
+
+#define MAX_SHOWN 3	/* probes in a reproducer */
+
+static int cmp_weight(const void *x, const void *y)
+{
+	unsigned a = sd_weight(&((const struct mismatch *)x)->sd);
+	unsigned b = sd_weight(&((const struct mismatch *)y)->sd);
+	return (a > b) - (a < b);
+}
+
+/* SMALL, shrunk from ORIG, checked once more with every program and printed
+ * to each of OUTS: sizes, the policy, its failing probes, then all of it as
+ * C to paste into a test. */
+static void reproducer(const struct target *g, const scmpc_policy *orig, const scmpc_policy *small,
+		       const struct shrink_stats *st, const char *replay, FILE *const *outs,
+		       size_t nouts)
+{
+	struct diff_cfg cfg = { .silent = true, .record = KIND(g->kind), .simplest = true,
+				.mutate = g->mutate, .mutated = g->mutated };
+	struct diff t;
+	if (diff_init(&t, g->label, small, &cfg))
+		run_probes(&t, g->full);
+	qsort(t.seen, t.nseen, sizeof(t.seen[0]), cmp_weight);
+	size_t shown = t.nseen < MAX_SHOWN ? t.nseen : MAX_SHOWN;
+	for (size_t o = 0; o < nouts; o++) {
+		FILE *f = outs[o];
+		fprintf(f, "=== shrunk reproducer for %s: %s\n", g->label, kind_name[g->kind]);
+		if (replay)
+			fprintf(f, "replay the original: %s\n", replay);
+		fprintf(f, "shrunk from %zu rules, %zu conditions, %zu ABIs to %zu, %zu, %zu "
+			"(%u checks, %.2f s%s)\n", orig->nrules,
+			shrink_cond_count(orig), orig->narches, small->nrules,
+			shrink_cond_count(small), small->narches, st->checks, (double)st->ns / 1e9,
+			st->exhausted ? "; budget spent, a smaller one may exist" : "");
+		testutil_policy_dump(f, small);
+		if (t.kinds & KIND(K_REFUSED)) {
+			fprintf(f, "scmpc: %s\n", t.refused_msg);
+		} else {
+			fprintf(f, "%lu of %lu probes mismatch (", t.mismatches, t.probes);
+			print_kinds(f, t.kinds);
+			fprintf(f, "); the simplest of this kind:\n");
+			for (size_t i = 0; i < shown; i++)
+				print_mismatch(f, &t.seen[i]);
+		}
+		fprintf(f, "in C (scmpc_policy_eval() gives the IR's answer, scmpc_compile() and "
+			"scmpc_emulate() the program's):\n");
+		shrink_print_c(f, small, "\t");
+		for (size_t i = 0; i < shown; i++) {
+			const struct mismatch *m = &t.seen[i];
+			char name[16];
+			fprintf(f, "\t/* IR %s (rule %d)", testutil_act(m->ir), m->rule);
+			for (int k = 0; k < NPROG; k++)
+				if (m->ran[k])
+					fprintf(f, "; %s %s", prog_name[k],
+						testutil_act(m->got[k]));
+			fprintf(f, " */\n");
+			snprintf(name, sizeof(name), "sd%zu", i);
+			shrink_print_sd_c(f, &m->sd, name, "\t");
+		}
+		fprintf(f, "=== end of reproducer\n");
+		fflush(f);
+	}
+	diff_fini(&t);
+}
+
+/* Shrink P, whose check showed KINDS, once for scmpc's side and once for
+ * libseccomp's (they are different bugs), each for its first kind in the
+ * order below, and print each reproducer to OUTS. */
+static void shrink_and_report(const char *label, const scmpc_policy *p, unsigned kinds,
+			      int refused_rc, bool full, const char *replay, FILE *const *outs,
+			      size_t nouts)
+{
+	static const unsigned order[] = { K_REFUSED, P_OPT, P_NAIVE, K_EVAL, P_LSC2, P_LSC1 };
+	bool side_done[2] = { false, false };
+	struct shrink_opts o;
+	if (!shrink_budget(&o))
+		return;
+	/* Hangs met while shrinking are not the run's own. */
+	unsigned hangs = lsc_hangs;
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		unsigned k = order[i], side = (KIND(k) & SCMPC_SIDE) ? 0 : 1;
+		if (!(kinds & KIND(k)) || side_done[side])
+			continue;
+		side_done[side] = true;
+		struct target g = { .label = label, .kind = k, .refused_rc = refused_rc,
+				    .full = full, .mutate = injected };
+		struct shrink_stats st;
+		scmpc_policy *small = shrink_policy(p, still_fails, &g, &o, &st);
+		if (small) {
+			reproducer(&g, p, small, &st, replay, outs, nouts);
+		} else {
+			for (size_t j = 0; j < nouts; j++)
+				fprintf(outs[j], "%s: %s: not shrunk: %s\n", label, kind_name[k],
+					st.lost ? "its copy through the API does not fail"
+						: "out of memory");
+		}
+		scmpc_policy_free(small);
+	}
+	lsc_hangs = hangs;
+}
+
+/* A failing policy of the run: shrink the first few, and write a finding
+ * file when SCMPC_DIFF_FINDINGS names a directory (the campaign script).
+ * INDEX < 0: not a random policy, no replay line. */
+static void found(const char *label, const scmpc_policy *p, const struct diff *t, bool full,
+		  uint64_t seed, long index)
+{
+	char replay[4352] = "";
+	FILE *outs[2] = { stderr, NULL };
+	size_t nouts = 1;
+	const char *dir = getenv("SCMPC_DIFF_FINDINGS");
+
+	if (index >= 0) {
+		const char *inj = getenv("SCMPC_DIFF_INJECT");
+		snprintf(replay, sizeof(replay), "%s%s%sSCMPC_SEED=0x%llx SCMPC_RANDOM_ONLY=%ld %s",
+			 injected ? "SCMPC_DIFF_INJECT=" : "", injected ? inj : "",
+			 injected ? " " : "", (unsigned long long)seed, index, self);
+		if (dir && *dir) {
+			char path[4096];
+			snprintf(path, sizeof(path), "%s/seed-0x%llx-%ld.txt", dir,
+				 (unsigned long long)seed, index);
+			if (!(outs[1] = fopen(path, "w")))
+				fprintf(stderr, "%s: %s\n", path, strerror(errno));
+			else
+				nouts = 2;
+		}
+	}
+	if (nouts == 2) {
+		fprintf(outs[1], "differential finding: %s\nkinds: ", label);
+		print_kinds(outs[1], t->kinds);
+		fprintf(outs[1], "\nreplay: %s\n\n", replay);
+	}
+	if (policies_shrunk < MAX_SHRUNK) {
+		policies_shrunk++;
+		shrink_and_report(label, p, t->kinds, t->refused_rc, full,
+				  index >= 0 ? replay : NULL, outs, nouts);
+	} else if (nouts == 2) {
+		/* stderr gets one list of the failing policies at the end. */
+		fprintf(outs[1], "not shrunk: %d failing policies of this run were already\n",
+			MAX_SHRUNK);
+	}
+	if (nouts == 2) {
+		fprintf(outs[1], "\n=== original policy\n");
+		testutil_policy_dump(outs[1], p);
+		if (t->kinds & KIND(K_REFUSED))
+			fprintf(outs[1], "scmpc: %s\n", t->refused_msg);
+		for (size_t i = 0; i < t->nseen; i++)
+			print_mismatch(outs[1], &t->seen[i]);
+		fclose(outs[1]);
 	}
 }
 
@@ -496,7 +847,7 @@ static void test_profile(void **state)
 	snprintf(label, sizeof(label), "%s/%s", pc->file, scmpc_arch_name(pc->target));
 
 	struct diff t;
-	bool ok = diff_init(&t, label, p, false);
+	bool ok = diff_init(&t, label, p, &(struct diff_cfg){ .mutate = injected });
 	if (ok) {
 		char why[256];
 		unsigned bits = lsc_check(p, why, sizeof(why));
@@ -511,6 +862,8 @@ static void test_profile(void **state)
 		run_probes(&t, true);
 		print_summary(&t);
 	}
+	if (t.kinds)
+		found(label, p, &t, true, 0, -1);
 	unsigned long mism = t.mismatches;
 	diff_fini(&t);
 	scmpc_policy_free(p);
@@ -541,8 +894,14 @@ static const uint64_t pool_consts[] = {
 
 static uint64_t rand_const(struct testutil_rng *r)
 {
-	if (testutil_rng_below(r, 4) == 0)
-		return testutil_rng_next(r) >> testutil_rng_below(r, 64);
+	if (testutil_rng_below(r, 4) == 0) {
+		/* Two statements: the operands of >> are unsequenced, and gcc
+		 * drew them in one order without ASan and in the other with it,
+		 * so a seed gave other policies under ASan.  This is the order
+		 * of the plain build, whose runs stay as they were. */
+		uint64_t x = testutil_rng_next(r);
+		return x >> testutil_rng_below(r, 64);
+	}
 	return pool_consts[testutil_rng_below(r, ARRAY_SIZE(pool_consts))];
 }
 
@@ -745,6 +1104,18 @@ static scmpc_policy *random_policy(struct testutil_rng *r)
 	return p;
 }
 
+/* Policy I of SEED's run: splitmix64 of (seed, i), so nearby seeds give
+ * unrelated runs and each policy replays alone. */
+static scmpc_policy *policy_of(uint64_t seed, unsigned i)
+{
+	struct testutil_rng r;
+	uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	testutil_rng_seed(&r, z ^ (z >> 31));
+	return random_policy(&r);
+}
+
 static void test_random(void **state)
 {
 	(void)state;
@@ -768,36 +1139,36 @@ static void test_random(void **state)
 	e = getenv("SCMPC_RANDOM_ONLY");
 	if (e && *e)
 		only = strtol(e, NULL, 0);
+	if (only >= 0 && (unsigned long)only >= count)
+		count = (unsigned)only + 1;
 	fprintf(stderr, "random policies: seed 0x%llx, %u policies (SCMPC_SEED, SCMPC_RANDOM_COUNT)\n",
 		(unsigned long long)seed, count);
 
-	struct testutil_rng r;
 	unsigned long failed = 0, probes = 0, compared[NPROG] = { 0 }, why_total[NWHY] = { 0 };
-	unsigned lsc_policies = 0;
+	unsigned lsc_policies = 0, failing[20];
 	for (unsigned i = 0; i < count; i++) {
-		/* splitmix64 of (seed, i): nearby seeds give unrelated runs. */
-		uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ULL;
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		testutil_rng_seed(&r, z ^ (z >> 31));
 		if (only >= 0 && i != (unsigned long)only)
 			continue;
-		scmpc_policy *p = random_policy(&r);
+		scmpc_policy *p = policy_of(seed, i);
 		char label[64];
 		snprintf(label, sizeof(label), "random policy %u of seed 0x%llx", i,
 			 (unsigned long long)seed);
 		struct diff t;
-		if (!diff_init(&t, label, p, true)) {
-			failed++;
-		} else {
+		struct diff_cfg cfg = { .quiet = true, .mutate = injected };
+		if (diff_init(&t, label, p, &cfg)) {
 			run_probes(&t, false);
-			failed += t.mismatches != 0;
 			probes += t.probes;
 			lsc_policies += t.have[P_LSC1];
 			for (int k = 0; k < NPROG; k++)
 				compared[k] += t.count[k][W_EQUAL] + t.count[k][W_UNKNOWN];
 			for (int w = 0; w < NWHY; w++)
 				why_total[w] += t.count[P_LSC2][w];
+		}
+		if (t.kinds) {
+			if (failed < ARRAY_SIZE(failing))
+				failing[failed] = i;
+			failed++;
+			found(label, p, &t, false, seed, i);
 		}
 		diff_fini(&t);
 		scmpc_policy_free(p);
@@ -810,17 +1181,155 @@ static void test_random(void **state)
 	for (int w = 0; w < NWHY; w++)
 		fprintf(stderr, " %s: %lu;", why_name[w], why_total[w]);
 	fprintf(stderr, "\n");
+	if (failed) {
+		fprintf(stderr, "FAILED: %lu random policies:", failed);
+		for (unsigned long i = 0; i < failed && i < ARRAY_SIZE(failing); i++)
+			fprintf(stderr, " %u", failing[i]);
+		fprintf(stderr, "%s (the first %d shrunk above); replay one with SCMPC_SEED=0x%llx "
+			"SCMPC_RANDOM_ONLY=N\n", failed > ARRAY_SIZE(failing) ? " ..." : "",
+			MAX_SHRUNK, (unsigned long long)seed);
+	}
 	assert_int_equal(failed, 0);
 }
 
-int main(void)
+/* ---------------------------------------------- the shrinker's self-test */
+
+/* Injected bugs, applied to one program only, so that the others and the
+ * IR keep the right answer. */
+static void bug_errno13(struct sock_filter *insns, size_t len)
+{
+	/* A wrong return: ERRNO(13) comes out as ALLOW. */
+	for (size_t i = 0; i < len; i++)
+		if (BPF_CLASS(insns[i].code) == BPF_RET && BPF_RVAL(insns[i].code) == BPF_K &&
+		    insns[i].k == SCMPC_ACT_ERRNO(13))
+			insns[i].k = SCMPC_ACT_ALLOW;
+}
+
+#define BUG_CONST 0x7e020000U	/* in pool_consts, and no syscall number */
+
+static void bug_const(struct sock_filter *insns, size_t len)
+{
+	/* An off-by-one on one argument constant, whichever way the
+	 * compiler cut around it (jeq c, jgt c, jge c + 1, ...). */
+	for (size_t i = 0; i < len; i++)
+		if (BPF_CLASS(insns[i].code) == BPF_JMP && BPF_OP(insns[i].code) != BPF_JA &&
+		    BPF_SRC(insns[i].code) == BPF_K && insns[i].k - (BUG_CONST - 1) <= 2)
+			insns[i].k++;
+}
+
+static bool near_bug_const(uint64_t x)
+{
+	uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+	return lo - (BUG_CONST - 2) <= 3 || hi - (BUG_CONST - 2) <= 3;
+}
+
+struct selftest {
+	const char *what;
+	void (*mutate)(struct sock_filter *insns, size_t len);
+	int prog;		/* the program given the bug: the kind to shrink for */
+	bool need_const;	/* the shrunk policy must keep a BUG_CONST condition */
+};
+
+/* Finds a random policy of at least 25 rules on which the injected bug
+ * shows, shrinks it, and checks that the result is small, still shows the
+ * bug, and passes without it. */
+static void test_shrink(void **state)
+{
+	const struct selftest *st = *state;
+	const uint64_t seed = 0x5eccc0de2024ULL;
+	scmpc_policy *p = NULL;
+	unsigned i;
+
+	for (i = 0; i < 5000 && !p; i++) {
+		p = policy_of(seed, i);
+		struct target g = { .label = "probe", .kind = (unsigned)st->prog,
+				    .mutate = st->mutate, .mutated = st->prog };
+		if (p->nrules >= 25 && still_fails(p, &g))
+			break;
+		scmpc_policy_free(p);
+		p = NULL;
+	}
+	if (!p)
+		fail_msg("no random policy of seed 0x%llx shows %s", (unsigned long long)seed,
+			 st->what);
+	char label[128];
+	snprintf(label, sizeof(label), "random policy %u of seed 0x%llx with %s", i,
+		 (unsigned long long)seed, st->what);
+	struct target bug = { .label = label, .kind = (unsigned)st->prog, .mutate = st->mutate,
+			      .mutated = st->prog };
+	struct target none = { .label = label, .kind = (unsigned)st->prog };
+	/* The predicate can say no: without the bug the policy passes. */
+	assert_false(still_fails(p, &none));
+
+	struct shrink_opts o = { 0 };
+	struct shrink_stats ss;
+	scmpc_policy *small = shrink_policy(p, still_fails, &bug, &o, &ss);
+	assert_non_null(small);
+	FILE *out = stderr;
+	reproducer(&bug, p, small, &ss, NULL, &out, 1);
+	assert_false(ss.exhausted);
+	assert_true(small->nrules <= 2);
+	assert_true(shrink_cond_count(small) <= 2);
+	assert_true(still_fails(small, &bug));
+	assert_false(still_fails(small, &none));
+	if (st->need_const) {
+		bool kept = false;
+		for (size_t r = 0; r < small->nrules; r++)
+			for (size_t c = 0; c < small->rules[r].nconds; c++)
+				kept |= near_bug_const(small->rules[r].conds[c].value) ||
+					near_bug_const(small->rules[r].conds[c].value2);
+		assert_true(kept);
+	}
+	scmpc_policy_free(small);
+	scmpc_policy_free(p);
+}
+
+static const struct selftest selftests[] = {
+	{ "scmpc returning ERRNO(13) as ALLOW", bug_errno13, P_OPT, false },
+	{ "scmpc off by one at 0x7e020000", bug_const, P_OPT, true },
+	/* libseccomp's side: the allowed differences must hold on every
+	 * shrunk policy as on the original. */
+	{ "libseccomp-L2 returning ERRNO(13) as ALLOW", bug_errno13, P_LSC2, false },
+};
+
+int main(int argc, char **argv)
 {
 	struct CMUnitTest tests[ARRAY_SIZE(profile_cases) + 1];
 	static char names[ARRAY_SIZE(profile_cases)][96];
 	size_t n = 0;
-	/* Replaying one random policy needs nothing else. */
-	const char *only = getenv("SCMPC_RANDOM_ONLY");
-	for (size_t i = 0; i < ARRAY_SIZE(profile_cases) && !(only && *only); i++) {
+
+	if (argc > 0)
+		self = argv[0];
+	const char *inj = getenv("SCMPC_DIFF_INJECT");
+	if (inj && *inj) {
+		if (!strcmp(inj, "errno13")) {
+			injected = bug_errno13;
+		} else if (!strcmp(inj, "const")) {
+			injected = bug_const;
+		} else {
+			fprintf(stderr, "SCMPC_DIFF_INJECT: errno13 or const, not '%s'\n", inj);
+			return 2;
+		}
+		fprintf(stderr, "SCMPC_DIFF_INJECT=%s: scmpc's optimized programs carry a bug\n",
+			inj);
+	}
+	/* `test_differential shrink`: the shrinker's self-test, a suite of
+	 * its own so that the differential's run stays as it was. */
+	if (argc > 1 && !strcmp(argv[1], "shrink")) {
+		struct CMUnitTest st[ARRAY_SIZE(selftests)];
+		for (size_t i = 0; i < ARRAY_SIZE(selftests); i++) {
+			st[i] = (struct CMUnitTest)cmocka_unit_test_prestate(
+				test_shrink, (void *)&selftests[i]);
+			st[i].name = selftests[i].what;
+		}
+		return _cmocka_run_group_tests("differential shrinker", st, ARRAY_SIZE(st), NULL,
+					       NULL);
+	}
+	/* Replaying one random policy needs nothing else; the campaign
+	 * (SCMPC_DIFF_PROFILES=0) runs random policies only. */
+	const char *only = getenv("SCMPC_RANDOM_ONLY"), *prof = getenv("SCMPC_DIFF_PROFILES");
+	bool profiles = !(only && *only) && !(prof && !strcmp(prof, "0"));
+	for (size_t i = 0; i < ARRAY_SIZE(profile_cases) && profiles; i++) {
 		tests[n] = (struct CMUnitTest)cmocka_unit_test_prestate(
 			test_profile, (void *)&profile_cases[i]);
 		snprintf(names[i], sizeof(names[i]), "profile %s for %s", profile_cases[i].file,
