@@ -358,7 +358,26 @@ struct scmpc_json_opts {
 	unsigned kernel_minor;
 };
 
-/* Parse a seccomp profile into a policy.  Warnings (skipped names) go to D. */
+/*
+ * Parse a seccomp profile into a policy, reading it as runc and Docker do
+ * (Go's encoding/json and their conversion rules).  Returns 0 or a negative
+ * errno, with the message and its place (a path such as "syscalls[2].action"
+ * or "line L, column C") in D.  Warnings go to D, each naming a path; the
+ * text checks' come first, then the reading's, in reading order:
+ *   - keys: a duplicated key (the last value counts; past 20, only counted);
+ *     a key read as the field it names but for case (Go matches
+ *     "DefaultAction" as "defaultAction", and U+017F and U+212A as 's' and
+ *     'k'), or keys spelled differently that name one field (the last
+ *     counts); an unknown key, or a Docker-only key in an OCI profile
+ *     (ignored).  A field whose value is an object or an array of objects,
+ *     given twice, is an error: Go merges the values, scmpc refuses them.
+ *   - names: a syscall no ABI knows, or an architecture scmpc does not
+ *     support (skipped; unknown syscalls are errors with SCMPC_JSON_STRICT),
+ *     an entry without names (ignored);
+ *   - values runc ignores or changes: errnoRet/errno for an action without
+ *     data, valueTwo bits outside a SCMP_CMP_MASKED_EQ mask, and
+ *     SCMP_ACT_NOTIFY on write (runc refuses it).
+ */
 SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct scmpc_json_opts *o,
 				     scmpc_policy **out, scmpc_diag *d);
 

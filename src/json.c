@@ -9,12 +9,13 @@
  * (profiles/seccomp) decision for decision, including where they are looser
  * or stricter than the runtime-spec's prose.
  *
- * json-c builds the tree, but it is laxer than Go's encoding/json (NaN,
- * single-quoted keys, raw control characters in strings) and it silently
- * saturates integers beyond 64 bits.  A second pass over the text (scan_*)
- * therefore enforces RFC 8259 and rejects out-of-range integers with their
- * path.  Duplicate keys keep the last value, as both json-c and Go do.
- * JSON null counts as "not set" everywhere, as Go decodes it.
+ * json-c builds the tree; json_text.c checks the text around it: what is
+ * not UTF-8 JSON at all, json-c's errors in clearer words, and what json-c
+ * lets through and Go's encoding/json does not (NaN, single-quoted keys, raw
+ * control characters in strings, integers beyond 64 bits).  Keys are matched
+ * to fields as Go matches them, in text order, which json-c's tree cannot
+ * tell (see resolve()).  JSON null is what Go makes of it: "not set" for a
+ * pointer or a slice, nothing at all for a string or a number.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -27,11 +28,9 @@
 #include <sys/utsname.h>
 #include <json-c/json.h>
 #include "internal.h"
+#include "json_text.h"
 
 #define PATH_LEN 256
-/* json-c's default of 32 is plenty for profiles; a config.json nests a few
- * levels more, and neither comes close to 64. */
-#define MAX_DEPTH 64
 /* A hostile profile can multiply names by same-index conditions; stop well
  * before that exhausts memory. */
 #define MAX_RULES (1U << 20)
@@ -46,7 +45,10 @@
 struct jctx {
 	scmpc_diag *d;
 	struct scmpc_json_opts o;
-	char pre[16];		/* "" or "linux.seccomp": prefix of every path */
+	const char *text;	/* the document, past json_text_scan() */
+	size_t len;
+	bool config;		/* a config.json: the profile is its linux.seccomp */
+	char pre[PATH_LEN];	/* "" or linux.seccomp as spelled: prefix of every path */
 	bool docker;		/* Docker/Podman extensions are understood */
 	const char *const *caps;
 	scmpc_policy *p;
@@ -54,33 +56,15 @@ struct jctx {
 	bool have_kernel;
 	unsigned kmaj, kmin;
 	size_t nrules;
+	struct json_members mem;	/* reused by each resolve() */
+	json_tokener *tok;		/* for values read anew from the text */
+	json_object **owned;		/* what reparse() made, put at the end */
+	size_t nowned, owncap;
+	size_t *skip;			/* keys of a duplicate refused: no warning */
+	size_t nskip, skipcap;
 };
 
 /* ------------------------------------------------------------ reporting */
-
-static void line_col(const char *s, size_t len, size_t off, unsigned *line, unsigned *col)
-{
-	unsigned l = 1, c = 1;
-	for (size_t i = 0; i < off && i < len; i++) {
-		if (s[i] == '\n') {
-			l++;
-			c = 1;
-		} else if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			c++;	/* count characters, not UTF-8 continuation bytes */
-		}
-	}
-	*line = l;
-	*col = c;
-}
-
-static int syntax_err(scmpc_diag *d, const char *s, size_t len, size_t off, const char *why)
-{
-	unsigned line, col;
-	char where[64];
-	line_col(s, len, off, &line, &col);
-	snprintf(where, sizeof(where), "line %u, column %u", line, col);
-	return diag_err(d, -EINVAL, where, "invalid JSON: %s", why);
-}
 
 __attribute__((format(printf, 3, 4)))
 static int jerr(struct jctx *c, const char *where, const char *fmt, ...)
@@ -122,305 +106,8 @@ static const char *ipath(char *buf, const char *base, size_t i)
 	return buf;
 }
 
-/* ------------------------------------------------- strict syntax pass */
-
-struct scan {
-	const char *s;
-	size_t n, i;
-	const char *pre;	/* out-of-range integers matter below this path */
-	char path[PATH_LEN];
-	bool path_ok;		/* false once a key did not fit in path */
-	const char *why;
-	size_t at;
-	char lit[48];		/* the out-of-range literal, for the message */
-	char bad_path[PATH_LEN];
-};
-
-static bool sc_fail(struct scan *sc, const char *why)
-{
-	if (!sc->why) {
-		sc->why = why;
-		sc->at = sc->i;
-	}
-	return false;
-}
-
-static void sc_ws(struct scan *sc)
-{
-	while (sc->i < sc->n && (sc->s[sc->i] == ' ' || sc->s[sc->i] == '\t' ||
-				 sc->s[sc->i] == '\n' || sc->s[sc->i] == '\r'))
-		sc->i++;
-}
-
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
-/* Decodes into KEY (when not NULL) only what a path needs: ASCII, since no
- * field scmpc reads has another character in its name. */
-static bool sc_string(struct scan *sc, char *key, size_t keylen, bool *key_ok)
-{
-	size_t k = 0;
-
-	sc->i++;	/* the opening quote */
-	while (sc->i < sc->n) {
-		unsigned char ch = (unsigned char)sc->s[sc->i];
-		char out = (char)ch;
-		if (ch == '"') {
-			sc->i++;
-			if (key)
-				key[k] = '\0';
-			return true;
-		}
-		if (ch < 0x20)
-			return sc_fail(sc, "control character in a string");
-		if (ch == '\\') {
-			if (sc->i + 1 >= sc->n)
-				break;
-			switch (sc->s[sc->i + 1]) {
-			case '"': out = '"'; break;
-			case '\\': out = '\\'; break;
-			case '/': out = '/'; break;
-			case 'b': out = '\b'; break;
-			case 'f': out = '\f'; break;
-			case 'n': out = '\n'; break;
-			case 'r': out = '\r'; break;
-			case 't': out = '\t'; break;
-			case 'u': {
-				unsigned cp = 0;
-				for (size_t j = 2; j < 6; j++) {
-					int h = sc->i + j < sc->n ? hexval(sc->s[sc->i + j]) : -1;
-					if (h < 0)
-						return sc_fail(sc, "invalid \\u escape in a string");
-					cp = cp * 16 + (unsigned)h;
-				}
-				out = cp > 0 && cp < 0x80 ? (char)cp : '?';
-				sc->i += 4;
-				break;
-			}
-			default:
-				return sc_fail(sc, "invalid escape in a string");
-			}
-			sc->i += 2;
-		} else {
-			sc->i++;
-		}
-		if (key) {
-			if (k + 1 < keylen)
-				key[k++] = out;
-			else
-				*key_ok = false;
-		}
-	}
-	return sc_fail(sc, "unterminated string");
-}
-
-static bool in_prefix(const char *path, const char *pre)
-{
-	size_t n = strlen(pre);
-	if (!n)
-		return true;
-	return !strncmp(path, pre, n) && (path[n] == '\0' || path[n] == '.' || path[n] == '[');
-}
-
-static bool sc_number(struct scan *sc)
-{
-	const char *s = sc->s;
-	size_t st = sc->i, digits_end;
-	bool integer = true, neg = false;
-
-	if (s[sc->i] == '-') {
-		neg = true;
-		sc->i++;
-	}
-	if (sc->i >= sc->n || !isdigit((unsigned char)s[sc->i]))
-		return sc_fail(sc, "invalid number");
-	if (s[sc->i] == '0')
-		sc->i++;
-	else
-		while (sc->i < sc->n && isdigit((unsigned char)s[sc->i]))
-			sc->i++;
-	digits_end = sc->i;
-	if (sc->i < sc->n && s[sc->i] == '.') {
-		integer = false;
-		sc->i++;
-		if (sc->i >= sc->n || !isdigit((unsigned char)s[sc->i]))
-			return sc_fail(sc, "invalid number");
-		while (sc->i < sc->n && isdigit((unsigned char)s[sc->i]))
-			sc->i++;
-	}
-	if (sc->i < sc->n && (s[sc->i] == 'e' || s[sc->i] == 'E')) {
-		integer = false;
-		sc->i++;
-		if (sc->i < sc->n && (s[sc->i] == '+' || s[sc->i] == '-'))
-			sc->i++;
-		if (sc->i >= sc->n || !isdigit((unsigned char)s[sc->i]))
-			return sc_fail(sc, "invalid number");
-		while (sc->i < sc->n && isdigit((unsigned char)s[sc->i]))
-			sc->i++;
-	}
-	/* json-c turns these into UINT64_MAX without a word; negative ones
-	 * saturate to a negative value and are rejected as negative later. */
-	size_t nd = digits_end - st;
-	if (integer && !neg && (nd > 20 || (nd == 20 && memcmp(s + st, "18446744073709551615", 20) > 0)) &&
-	    !sc->bad_path[0] && sc->path_ok && in_prefix(sc->path, sc->pre)) {
-		snprintf(sc->bad_path, sizeof(sc->bad_path), "%s", sc->path);
-		if (nd < sizeof(sc->lit))
-			snprintf(sc->lit, sizeof(sc->lit), "%.*s", (int)nd, s + st);
-		else
-			snprintf(sc->lit, sizeof(sc->lit), "%.20s...", s + st);
-	}
-	return true;
-}
-
-static bool sc_literal(struct scan *sc, const char *word)
-{
-	size_t l = strlen(word);
-	if (sc->n - sc->i < l || memcmp(sc->s + sc->i, word, l))
-		return sc_fail(sc, "unexpected character");
-	sc->i += l;
-	return true;
-}
-
-static bool sc_value(struct scan *sc, int depth);
-
-/* Scans one member value with KEY (or index IDX when KEY is NULL) appended
- * to the current path. */
-static bool sc_member(struct scan *sc, const char *key, size_t idx, int depth)
-{
-	size_t plen = strlen(sc->path);
-	bool ok = sc->path_ok;
-	if (ok) {
-		size_t room = PATH_LEN - plen;
-		int w = key ? snprintf(sc->path + plen, room, "%s%s", plen ? "." : "", key)
-			    : snprintf(sc->path + plen, room, "[%zu]", idx);
-		if (w < 0 || (size_t)w >= room)
-			sc->path_ok = false;
-	}
-	bool r = sc_value(sc, depth + 1);
-	sc->path[plen] = '\0';
-	sc->path_ok = ok;
-	return r;
-}
-
-static bool sc_value(struct scan *sc, int depth)
-{
-	sc_ws(sc);
-	if (sc->i >= sc->n)
-		return sc_fail(sc, "unexpected end of input");
-	if (depth > MAX_DEPTH)
-		return sc_fail(sc, "nesting too deep");
-	switch (sc->s[sc->i]) {
-	case '{':
-		sc->i++;
-		sc_ws(sc);
-		if (sc->i < sc->n && sc->s[sc->i] == '}') {
-			sc->i++;
-			return true;
-		}
-		for (;;) {
-			char key[PATH_LEN];
-			bool key_ok = true;
-			sc_ws(sc);
-			if (sc->i >= sc->n || sc->s[sc->i] != '"')
-				return sc_fail(sc, "expected a double-quoted key");
-			if (!sc_string(sc, key, sizeof(key), &key_ok))
-				return false;
-			sc_ws(sc);
-			if (sc->i >= sc->n || sc->s[sc->i] != ':')
-				return sc_fail(sc, "expected ':'");
-			sc->i++;
-			bool saved = sc->path_ok;
-			if (!key_ok)
-				sc->path_ok = false;
-			bool r = sc_member(sc, key, 0, depth);
-			sc->path_ok = saved;
-			if (!r)
-				return false;
-			sc_ws(sc);
-			if (sc->i < sc->n && sc->s[sc->i] == ',') {
-				sc->i++;
-				continue;
-			}
-			if (sc->i < sc->n && sc->s[sc->i] == '}') {
-				sc->i++;
-				return true;
-			}
-			return sc_fail(sc, "expected ',' or '}'");
-		}
-	case '[':
-		sc->i++;
-		sc_ws(sc);
-		if (sc->i < sc->n && sc->s[sc->i] == ']') {
-			sc->i++;
-			return true;
-		}
-		for (size_t idx = 0;; idx++) {
-			if (!sc_member(sc, NULL, idx, depth))
-				return false;
-			sc_ws(sc);
-			if (sc->i < sc->n && sc->s[sc->i] == ',') {
-				sc->i++;
-				continue;
-			}
-			if (sc->i < sc->n && sc->s[sc->i] == ']') {
-				sc->i++;
-				return true;
-			}
-			return sc_fail(sc, "expected ',' or ']'");
-		}
-	case '"':
-		return sc_string(sc, NULL, 0, NULL);
-	case 't':
-		return sc_literal(sc, "true");
-	case 'f':
-		return sc_literal(sc, "false");
-	case 'n':
-		return sc_literal(sc, "null");
-	default:
-		if (sc->s[sc->i] == '-' || isdigit((unsigned char)sc->s[sc->i]))
-			return sc_number(sc);
-		return sc_fail(sc, "unexpected character");
-	}
-}
-
-static int strict_scan(struct jctx *c, const char *s, size_t n)
-{
-	struct scan sc;
-	memset(&sc, 0, sizeof(sc));
-	sc.s = s;
-	sc.n = n;
-	sc.pre = c->pre;
-	sc.path_ok = true;
-	if (sc_value(&sc, 1)) {
-		sc_ws(&sc);
-		if (sc.i < sc.n)
-			sc_fail(&sc, "unexpected character after the top-level value");
-	}
-	if (sc.why)
-		return syntax_err(c->d, s, n, sc.at, sc.why);
-	if (sc.bad_path[0])
-		return jerr(c, sc.bad_path, "%s does not fit in 64 bits", sc.lit);
-	return 0;
-}
-
 /* ------------------------------------------------------- typed access */
 
-/* KEY of OBJ, or NULL when absent or null: Go decodes null as "not set". */
-static json_object *member(json_object *obj, const char *key)
-{
-	json_object *v = NULL;
-	if (!json_object_object_get_ex(obj, key, &v))
-		return NULL;
-	return v;
-}
 
 static const char *kind(json_object *v)
 {
@@ -489,41 +176,436 @@ static int want_string_array(struct jctx *c, json_object *v, const char *where)
 	return r;
 }
 
-static bool in_list(const char *const *list, const char *s)
+/* moby's KernelVersion: "<kernel>.<major>", each a decimal 0-255. */
+static bool parse_u8(const char *s, size_t n, unsigned *out)
 {
-	for (; list && *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
+	unsigned v = 0;
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+		if (v > 255)
+			return false;
+	}
+	*out = v;
+	return true;
 }
 
-/* Go ignores keys it does not know; say so, since it is usually a typo. */
-static void check_keys(struct jctx *c, json_object *obj, const char *where,
-		       const char *const *known, const char *const *docker_only)
+/* moby leaves "" as version 0.0, which every kernel satisfies; anything
+ * else its UnmarshalJSON does not take fails the whole profile. */
+static int parse_kver(struct jctx *c, const char *s, const char *where, unsigned *maj, unsigned *min)
 {
-	json_object_object_foreach(obj, key, val) {
-		(void)val;
-		if (in_list(known, key))
+	const char *dot = strchr(s, '.');
+
+	*maj = *min = 0;
+	if (!s[0])
+		return 0;
+	if (!dot || strchr(dot + 1, '.') || !parse_u8(s, (size_t)(dot - s), maj) ||
+	    !parse_u8(dot + 1, strlen(dot + 1), min))
+		return jerr(c, where, "invalid kernel version \"%s\": expected \"<kernel>.<major>\"", s);
+	if (!*maj && !*min)
+		return jerr(c, where, "invalid kernel version \"%s\": version cannot be 0.0", s);
+	return 0;
+}
+
+/* ------------------------------------------------------------- objects */
+
+/*
+ * runc and Docker decode profiles into Go structs with encoding/json, which
+ * gives a key to the field whose name it equals, or failing that equals
+ * but for case ("DefaultAction" sets defaultAction), and applies the keys
+ * of one object in text order, so that of several keys naming one field the
+ * last counts.  json-c keeps one entry per exact key, with the last value
+ * but at the first one's place, and cuts a key at a NUL character: its
+ * tree cannot say which of "defaultAction" and "DefaultAction" came last.
+ * So each object is read from its members in the text (json_text.c), and
+ * the values come from json-c's tree where it kept the right one.
+ */
+
+/* A value and where it starts in the text. */
+struct jval {
+	json_object *j;
+	size_t at;
+};
+
+/* What Go does with a second value for a field depends on the field's Go
+ * type. */
+enum fkind {
+	F_STR,		/* string: replaced; null leaves it as it was */
+	F_UINT,		/* unsigned integer: likewise */
+	F_PUINT,	/* *uint: replaced; null unsets it */
+	F_KVER,		/* moby's *KernelVersion, a string: likewise */
+	F_LIST,		/* []string: likewise */
+	F_OBJ,		/* *struct: the second object is decoded into the first */
+	F_OBJS,		/* []struct: the second array into the first's elements */
+};
+
+struct fdef {
+	const char *name;
+	enum fkind kind;
+	bool docker;	/* a Docker/Podman field, unknown to runc */
+};
+
+/* runtime-spec LinuxSeccomp, with moby's and containers/common's additions */
+static const struct fdef top_fields[] = {
+	{ "defaultAction", F_STR, false },	{ "defaultErrnoRet", F_PUINT, false },
+	{ "architectures", F_LIST, false },	{ "flags", F_LIST, false },
+	{ "listenerPath", F_STR, false },	{ "listenerMetadata", F_STR, false },
+	{ "syscalls", F_OBJS, false },		{ "archMap", F_OBJS, true },
+	{ "defaultErrno", F_STR, true },	{ NULL, F_STR, false },
+};
+static const struct fdef entry_fields[] = {
+	{ "names", F_LIST, false },	{ "action", F_STR, false },	{ "errnoRet", F_PUINT, false },
+	{ "args", F_OBJS, false },	{ "name", F_STR, true },	{ "comment", F_STR, true },
+	{ "includes", F_OBJ, true },	{ "excludes", F_OBJ, true },	{ "errno", F_STR, true },
+	{ NULL, F_STR, false },
+};
+static const struct fdef arg_fields[] = {
+	{ "index", F_UINT, false }, { "value", F_UINT, false }, { "valueTwo", F_UINT, false },
+	{ "op", F_STR, false },	    { NULL, F_STR, false },
+};
+static const struct fdef filter_fields[] = {
+	{ "caps", F_LIST, false }, { "arches", F_LIST, false }, { "minKernel", F_KVER, false },
+	{ NULL, F_STR, false },
+};
+static const struct fdef archmap_fields[] = {
+	{ "architecture", F_STR, false }, { "subArchitectures", F_LIST, false }, { NULL, F_STR, false },
+};
+/* a config.json (runtime-spec Spec, Linux): only the way to linux.seccomp */
+static const struct fdef spec_fields[] = {
+	{ "ociVersion", F_STR, false }, { "linux", F_OBJ, false }, { NULL, F_STR, false },
+};
+static const struct fdef linux_fields[] = {
+	{ "seccomp", F_OBJ, false }, { NULL, F_STR, false },
+};
+
+#define MAX_FIELDS 9
+/* A key naming a field spells each letter in at most 3 bytes (U+212A). */
+#define KEY_LEN 64
+#define NONE SIZE_MAX		/* no member, no field */
+#define IGNORED (SIZE_MAX - 1)	/* a Docker field, in an OCI profile */
+
+struct jfield {
+	struct jval v;		/* the value Go ends up with; v.j NULL: unset */
+	bool given;		/* some key names the field, if only with null */
+	char key[KEY_LEN];	/* as written: the key whose value counts, else the
+				 * last one given, else the field's name */
+};
+
+struct jobj {
+	const struct fdef *defs;
+	struct jfield f[MAX_FIELDS];
+};
+
+static const struct jfield *fld(const struct jobj *o, const char *name)
+{
+	static const struct jfield none;
+	for (size_t k = 0; o->defs[k].name; k++)
+		if (!strcmp(o->defs[k].name, name))
+			return &o->f[k];
+	return &none;
+}
+
+static json_object *jget(const struct jobj *o, const char *name) { return fld(o, name)->v.j; }
+static struct jval jv(const struct jobj *o, const char *name) { return fld(o, name)->v; }
+static const char *jkey(const struct jobj *o, const char *name) { return fld(o, name)->key; }
+
+/* The path of field NAME of O, below BASE, as the file spells it. */
+static const char *fpath(char *buf, const char *base, const struct jobj *o, const char *name)
+{
+	return kpath(buf, base, jkey(o, name));
+}
+
+/* Elements of the array V, with their place in the text. */
+static struct jval elem_first(const struct jctx *c, struct jval v)
+{
+	struct jval e = { json_object_array_get_idx(v.j, 0), json_text_first(c->text, c->len, v.at) };
+	return e;
+}
+
+static struct jval elem_next(const struct jctx *c, struct jval v, size_t i, struct jval e)
+{
+	struct jval n = { json_object_array_get_idx(v.j, i), json_text_next(c->text, c->len, e.at) };
+	return n;
+}
+
+/* Member I's key, for a message: control characters, which could drive
+ * the terminal, and NUL become '?', as in json_text.c's paths. */
+static const char *shown_key(const struct json_members *ms, size_t i, char *buf, size_t size)
+{
+	const char *k = ms->keys + ms->m[i].koff;
+	size_t n = ms->m[i].klen, w = 0;
+
+	for (size_t j = 0; j < n && w + 4 < size; j++) {
+		unsigned char ch = (unsigned char)k[j];
+		buf[w++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+	}
+	if (w < n)
+		w += (size_t)snprintf(buf + w, size - w, "...");
+	buf[w] = '\0';
+	return buf;
+}
+
+/* Member I's key, which names a field and so fits in KEY_LEN. */
+static const char *field_key(const struct json_members *ms, size_t i, char *buf)
+{
+	size_t n = ms->m[i].klen < KEY_LEN ? ms->m[i].klen : KEY_LEN - 1;
+	memcpy(buf, ms->keys + ms->m[i].koff, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static bool same_key(const struct json_members *ms, size_t i, size_t j)
+{
+	return ms->m[i].klen == ms->m[j].klen &&
+	       !memcmp(ms->keys + ms->m[i].koff, ms->keys + ms->m[j].koff, ms->m[i].klen);
+}
+
+/* The field of DEFS member I names (Go's fields here never fold to one
+ * another, so an exact match and a folded one cannot compete), NONE or
+ * IGNORED. */
+static size_t field_of(const struct jctx *c, const struct fdef *defs, const struct json_members *ms,
+		       size_t i)
+{
+	for (size_t k = 0; defs[k].name; k++)
+		if (json_text_fold_eq(ms->keys + ms->m[i].koff, ms->m[i].klen, defs[k].name))
+			return defs[k].docker && !c->docker ? IGNORED : k;
+	return NONE;
+}
+
+/* The value at AT parsed anew, for a value json-c's tree no longer has;
+ * NULL only without memory, since the text is known to be good and null is
+ * never asked for. */
+static json_object *reparse(struct jctx *c, size_t at)
+{
+	size_t end = json_text_skip(c->text, c->len, at);
+	json_object *v;
+
+	if (!c->tok) {
+		if (!(c->tok = json_tokener_new_ex(JSON_MAX_DEPTH)))
+			return NULL;
+		json_tokener_set_flags(c->tok, JSON_TOKENER_STRICT);
+	}
+	json_tokener_reset(c->tok);
+	v = json_tokener_parse_ex(c->tok, c->text + at, (int)(end - at));
+	/* a number needs to see where it ends */
+	if (!v && json_tokener_get_error(c->tok) == json_tokener_continue)
+		v = json_tokener_parse_ex(c->tok, "", 1);
+	return v;
+}
+
+/* The value of member W of O.  json-c keeps, for each key cut at its first
+ * NUL, the last value: W's, unless a later key cuts to the same, and then W's
+ * is parsed anew. */
+static int member_value(struct jctx *c, struct jval o, const struct json_members *ms, size_t w,
+			json_object **out)
+{
+	const struct json_member *m = &ms->m[w];
+	char key[KEY_LEN];
+
+	for (size_t j = w + 1; j < ms->n; j++) {
+		const char *kj = ms->keys + ms->m[j].koff;
+		const char *nul = memchr(kj, '\0', ms->m[j].klen);
+		size_t cut = nul ? (size_t)(nul - kj) : ms->m[j].klen;
+		if (cut != m->klen || memcmp(kj, ms->keys + m->koff, cut))
 			continue;
-		if (in_list(docker_only, key)) {
-			if (!c->docker)
-				jwarn(c, where, "\"%s\" is a Docker profile field; ignored in an OCI profile",
-				      key);
+		if (!array_reserve(&c->owned, &c->owncap, c->nowned, sizeof(*c->owned), 8) ||
+		    !(*out = reparse(c, m->at)))
+			return diag_err(c->d, -ENOMEM, NULL, "out of memory");
+		c->owned[c->nowned++] = *out;
+		return 0;
+	}
+	*out = NULL;
+	json_object_object_get_ex(o.j, field_key(ms, w, key), out);
+	return 0;
+}
+
+/* Go decodes every value a key is given, so one of the wrong type fails
+ * the profile even where a later key replaces it. */
+static int check_replaced(struct jctx *c, enum fkind kind, size_t at, const char *where)
+{
+	json_object *v;
+	const char *s;
+	uint64_t u;
+	unsigned a, b;
+	int r = 0;
+
+	if (c->text[at] == 'n' || kind == F_OBJ || kind == F_OBJS)
+		return 0;
+	if (!(v = reparse(c, at)))
+		return diag_err(c->d, -ENOMEM, NULL, "out of memory");
+	switch (kind) {
+	case F_STR:
+		r = want_type(c, v, json_type_string, where);
+		break;
+	case F_UINT:
+	case F_PUINT:
+		r = want_u64(c, v, where, &u);
+		break;
+	case F_KVER:
+		if (!(r = want_string(c, v, where, &s)))
+			r = parse_kver(c, s, where, &a, &b);
+		break;
+	case F_LIST:
+		r = want_string_array(c, v, where);
+		break;
+	default:
+		break;
+	}
+	json_object_put(v);
+	return r;
+}
+
+/* Why KEY names its field, said after "runc and Docker": the two
+ * characters that fold to an ASCII letter look like one or are easily
+ * missed, so they are named. */
+static const char *fold_note(const char *key)
+{
+	bool s = strstr(key, "\xc5\xbf"), k = strstr(key, "\xe2\x84\xaa");
+
+	if (s && k)
+		return "match keys without regard to case, and take U+017F for 's' and U+212A for 'k'";
+	if (s)
+		return "match keys without regard to case, and take U+017F (long s) for 's'";
+	if (k)
+		return "match keys without regard to case, and take U+212A (Kelvin sign) for 'k'";
+	return "match keys without regard to case";
+}
+
+struct occ {
+	size_t n;		/* keys naming the field */
+	size_t first, second, last;
+	size_t alt;		/* the first key spelled unlike the first */
+	size_t win;		/* the one whose value Go keeps; NONE: unset */
+};
+
+/* Go merges a second object into the first, and decodes a second array of
+ * objects into the first one's elements (golang/go#21092), so the result
+ * mixes both; scmpc refuses rather than guess. */
+static int refuse_merge(struct jctx *c, const struct fdef *defs, size_t k, const struct json_members *ms,
+			const struct occ *o, const char *where)
+{
+	char a[KEY_LEN], b[KEY_LEN], p[PATH_LEN];
+
+	for (size_t i = o->first; i <= o->last; i++) {
+		if (field_of(c, defs, ms, i) != k)
 			continue;
-		}
-		jwarn(c, where, "unknown key \"%s\" ignored", key);
+		if (!array_reserve(&c->skip, &c->skipcap, c->nskip, sizeof(*c->skip), 8))
+			return diag_err(c->d, -ENOMEM, NULL, "out of memory");
+		c->skip[c->nskip++] = ms->m[i].key_at;
+	}
+	kpath(p, where, field_key(ms, o->second, b));
+	if (same_key(ms, o->first, o->second))
+		return jerr(c, p, "duplicate key: runc and Docker would merge the two values, not keep the "
+			    "last, and scmpc does not mirror that; give the key once");
+	return jerr(c, p, "duplicate key: \"%s\" and \"%s\" are both \"%s\" to runc and Docker, which "
+		    "would merge the two values, not keep the last, and scmpc does not mirror that; "
+		    "give the key once", field_key(ms, o->first, a), b, defs[k].name);
+}
+
+/* Says how Go reads the keys F found for field DEF, at KEY (member SHOWN):
+ * as a field they name but for case, or several as one field. */
+static void warn_field(struct jctx *c, const struct fdef *def, const struct json_members *ms,
+		       const struct occ *f, size_t shown, const char *key, const char *where)
+{
+	char ob[KEY_LEN], p[PATH_LEN];
+
+	kpath(p, where, key);
+	if (f->alt != NONE) {
+		size_t other = same_key(ms, f->first, shown) ? f->alt : f->first;
+		field_key(ms, other, ob);
+		jwarn(c, p, "duplicate key: \"%s\" and \"%s\" are both \"%s\" to runc and Docker, which "
+		      "%s; %s", ob, key, def->name, fold_note(strcmp(ob, def->name) ? ob : key),
+		      shown == f->last ? "the last value counts"
+				       : "null does not unset it, so the last other value counts");
+	} else if (strcmp(key, def->name)) {
+		jwarn(c, p, "read as \"%s\" (runc and Docker %s)", def->name, fold_note(key));
 	}
 }
 
-static const char *const top_keys[] = { "defaultAction", "defaultErrnoRet", "architectures", "flags",
-					"listenerPath", "listenerMetadata", "syscalls", NULL };
-static const char *const top_docker_keys[] = { "archMap", "defaultErrno", NULL };
-static const char *const entry_keys[] = { "names", "action", "errnoRet", "args", NULL };
-static const char *const entry_docker_keys[] = { "name", "comment", "includes", "excludes", "errno",
-						 NULL };
-static const char *const arg_keys[] = { "index", "value", "valueTwo", "op", NULL };
-static const char *const filter_keys[] = { "caps", "arches", "minKernel", NULL };
-static const char *const archmap_keys[] = { "architecture", "subArchitectures", NULL };
+/* Reads the object O at WHERE as Go would decode it into a struct with the
+ * fields DEFS; with CLOSED, other keys are warned about, since Go ignores
+ * them and they are usually typos.  Warnings come in text order. */
+static int resolve(struct jctx *c, struct jval o, const char *where, const struct fdef *defs, bool closed,
+		   struct jobj *out)
+{
+	struct json_members *ms = &c->mem;
+	struct occ occ[MAX_FIELDS];
+	char kb[KEY_LEN], p[PATH_LEN], ub[160];
+	size_t nf = 0;
+	int r;
+
+	while (defs[nf].name)
+		nf++;
+	memset(out, 0, sizeof(*out));
+	out->defs = defs;
+	for (size_t k = 0; k < nf; k++) {
+		snprintf(out->f[k].key, KEY_LEN, "%s", defs[k].name);
+		occ[k].n = 0;
+		occ[k].alt = occ[k].win = NONE;
+	}
+	if ((r = json_text_members(c->text, c->len, o.at, ms)))
+		return diag_err(c->d, r, where, "out of memory");
+	for (size_t i = 0; i < ms->n; i++) {
+		size_t k = field_of(c, defs, ms, i);
+		bool null = c->text[ms->m[i].at] == 'n';
+		struct occ *f;
+
+		if (k >= nf)
+			continue;
+		f = &occ[k];
+		if (!f->n)
+			f->first = i;
+		else if (f->n == 1)
+			f->second = i;
+		if (f->n && f->alt == NONE && !same_key(ms, f->first, i))
+			f->alt = i;
+		f->n++;
+		f->last = i;
+		if (null && (defs[k].kind == F_STR || defs[k].kind == F_UINT))
+			continue;
+		if (f->win != NONE &&
+		    (r = check_replaced(c, defs[k].kind, ms->m[f->win].at,
+					kpath(p, where, field_key(ms, f->win, kb)))))
+			return r;
+		f->win = null ? NONE : i;
+	}
+	for (size_t k = 0; k < nf; k++)
+		if ((defs[k].kind == F_OBJ || defs[k].kind == F_OBJS) && occ[k].n > 1)
+			return refuse_merge(c, defs, k, ms, &occ[k], where);
+	for (size_t i = 0; i < ms->n; i++) {
+		size_t k = field_of(c, defs, ms, i), shown;
+		struct jfield *jf;
+
+		if (k == IGNORED && !ms->m[i].repeat)
+			jwarn(c, where, "\"%s\" is a Docker profile field; ignored in an OCI profile",
+			      shown_key(ms, i, ub, sizeof(ub)));
+		else if (k == NONE && closed && !ms->m[i].repeat)
+			jwarn(c, where, "unknown key \"%s\" ignored", shown_key(ms, i, ub, sizeof(ub)));
+		/* the key whose value counts speaks for the field */
+		if (k >= nf || i != (shown = occ[k].win != NONE ? occ[k].win : occ[k].last))
+			continue;
+		jf = &out->f[k];
+		jf->given = true;
+		warn_field(c, &defs[k], ms, &occ[k], shown, field_key(ms, shown, jf->key), where);
+		if (occ[k].win == NONE)
+			continue;
+		jf->v.at = ms->m[i].at;
+		if ((r = member_value(c, o, ms, i, &jf->v.j)))
+			return r;
+	}
+	return 0;
+}
+
+/* Resolves V at WHERE after checking that it is an object. */
+static int want_object(struct jctx *c, struct jval v, const char *where, const struct fdef *defs,
+		       bool closed, struct jobj *out)
+{
+	int r = want_type(c, v.j, json_type_object, where);
+	return r ? r : resolve(c, v, where, defs, closed, out);
+}
 
 /* ------------------------------------------------------- vocabularies */
 
@@ -722,66 +804,41 @@ static int running_kernel(struct jctx *c, const char *where)
 	return 0;
 }
 
-/* moby's KernelVersion: "<kernel>.<major>", each a decimal 0-255. */
-static bool parse_u8(const char *s, size_t n, unsigned *out)
-{
-	unsigned v = 0;
-	if (!n)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			return false;
-		v = v * 10 + (unsigned)(s[i] - '0');
-		if (v > 255)
-			return false;
-	}
-	*out = v;
-	return true;
-}
-
 struct jfilter {
 	bool present;
 	json_object *caps, *arches;
 	bool has_min;
 	unsigned kmaj, kmin;
+	char min_where[PATH_LEN];
 };
 
-static int parse_filter(struct jctx *c, json_object *v, const char *where, struct jfilter *f)
+static int parse_filter(struct jctx *c, struct jval v, const char *where, struct jfilter *f)
 {
 	char b[PATH_LEN];
 	const char *s;
+	struct jobj fo;
 	json_object *m;
 	int r;
 
 	memset(f, 0, sizeof(*f));
-	if (!v)
+	if (!v.j)
 		return 0;
-	if ((r = want_type(c, v, json_type_object, where)))
+	if ((r = want_object(c, v, where, filter_fields, true, &fo)))
 		return r;
 	f->present = true;
-	check_keys(c, v, where, filter_keys, NULL);
-	if ((m = member(v, "caps")) && (r = want_string_array(c, m, kpath(b, where, "caps"))))
+	if ((m = jget(&fo, "caps")) && (r = want_string_array(c, m, fpath(b, where, &fo, "caps"))))
 		return r;
 	f->caps = m;
-	if ((m = member(v, "arches")) && (r = want_string_array(c, m, kpath(b, where, "arches"))))
+	if ((m = jget(&fo, "arches")) && (r = want_string_array(c, m, fpath(b, where, &fo, "arches"))))
 		return r;
 	f->arches = m;
-	if (!(m = member(v, "minKernel")))
+	if (!(m = jget(&fo, "minKernel")))
 		return 0;
-	kpath(b, where, "minKernel");
-	if ((r = want_string(c, m, b, &s)))
+	fpath(f->min_where, where, &fo, "minKernel");
+	if ((r = want_string(c, m, f->min_where, &s)))
 		return r;
-	/* moby leaves "" as version 0.0, which every kernel satisfies. */
 	f->has_min = true;
-	if (!s[0])
-		return 0;
-	const char *dot = strchr(s, '.');
-	if (!dot || strchr(dot + 1, '.') || !parse_u8(s, (size_t)(dot - s), &f->kmaj) ||
-	    !parse_u8(dot + 1, strlen(dot + 1), &f->kmin))
-		return jerr(c, b, "invalid kernel version \"%s\": expected \"<kernel>.<major>\"", s);
-	if (!f->kmaj && !f->kmin)
-		return jerr(c, b, "invalid kernel version \"%s\": version cannot be 0.0", s);
-	return 0;
+	return parse_kver(c, s, f->min_where, &f->kmaj, &f->kmin);
 }
 
 static bool array_has(json_object *arr, const char *s)
@@ -803,7 +860,7 @@ static int kernel_at_least(struct jctx *c, const struct jfilter *f, const char *
 
 /* moby's setupSeccomp entry filter, tests in its order: the host arch once
  * (not per ABI), the container's bounding set, the kernel. */
-static int docker_keep(struct jctx *c, json_object *e, const char *ew, bool *keep)
+static int docker_keep(struct jctx *c, const struct jobj *eo, const char *ew, bool *keep)
 {
 	char b[PATH_LEN];
 	struct jfilter inc, exc;
@@ -812,8 +869,8 @@ static int docker_keep(struct jctx *c, json_object *e, const char *ew, bool *kee
 	int r;
 
 	*keep = false;
-	if ((r = parse_filter(c, member(e, "excludes"), kpath(b, ew, "excludes"), &exc)) ||
-	    (r = parse_filter(c, member(e, "includes"), kpath(b, ew, "includes"), &inc)))
+	if ((r = parse_filter(c, jv(eo, "excludes"), fpath(b, ew, eo, "excludes"), &exc)) ||
+	    (r = parse_filter(c, jv(eo, "includes"), fpath(b, ew, eo, "includes"), &inc)))
 		return r;
 	if (exc.present) {
 		if (array_has(exc.arches, host))
@@ -822,7 +879,7 @@ static int docker_keep(struct jctx *c, json_object *e, const char *ew, bool *kee
 			if (has_cap(c, json_object_get_string(json_object_array_get_idx(exc.caps, i))))
 				return 0;
 		if (exc.has_min) {
-			if ((r = kernel_at_least(c, &exc, kpath(b, ew, "excludes.minKernel"), &ge)))
+			if ((r = kernel_at_least(c, &exc, exc.min_where, &ge)))
 				return r;
 			if (ge)
 				return 0;
@@ -835,7 +892,7 @@ static int docker_keep(struct jctx *c, json_object *e, const char *ew, bool *kee
 			if (!has_cap(c, json_object_get_string(json_object_array_get_idx(inc.caps, i))))
 				return 0;
 		if (inc.has_min) {
-			if ((r = kernel_at_least(c, &inc, kpath(b, ew, "includes.minKernel"), &ge)))
+			if ((r = kernel_at_least(c, &inc, inc.min_where, &ge)))
 				return r;
 			if (!ge)
 				return 0;
@@ -861,49 +918,49 @@ static bool syscall_known(const char *name)
 
 /* ------------------------------------------------------------ entries */
 
-static int parse_arg(struct jctx *c, json_object *a, const char *aw, bool keep, struct scmpc_cond *cond)
+static int parse_arg(struct jctx *c, struct jval a, const char *aw, bool keep, struct scmpc_cond *cond)
 {
 	char b[PATH_LEN];
 	json_object *v;
 	uint64_t index = 0, value = 0, value2 = 0;
 	bool has_index = false, has_value = false;
 	const char *op = NULL;
+	struct jobj ao;
 	int r;
 
-	if ((r = want_type(c, a, json_type_object, aw)))
+	if ((r = want_object(c, a, aw, arg_fields, true, &ao)))
 		return r;
-	check_keys(c, a, aw, arg_keys, NULL);
-	if ((v = member(a, "index"))) {
-		if ((r = want_u64(c, v, kpath(b, aw, "index"), &index)))
+	if ((v = jget(&ao, "index"))) {
+		if ((r = want_u64(c, v, fpath(b, aw, &ao, "index"), &index)))
 			return r;
 		has_index = true;
 	}
-	if ((v = member(a, "value"))) {
-		if ((r = want_u64(c, v, kpath(b, aw, "value"), &value)))
+	if ((v = jget(&ao, "value"))) {
+		if ((r = want_u64(c, v, fpath(b, aw, &ao, "value"), &value)))
 			return r;
 		has_value = true;
 	}
-	if ((v = member(a, "valueTwo")) && (r = want_u64(c, v, kpath(b, aw, "valueTwo"), &value2)))
+	if ((v = jget(&ao, "valueTwo")) && (r = want_u64(c, v, fpath(b, aw, &ao, "valueTwo"), &value2)))
 		return r;
-	if ((v = member(a, "op")) && (r = want_string(c, v, kpath(b, aw, "op"), &op)))
+	if ((v = jget(&ao, "op")) && (r = want_string(c, v, fpath(b, aw, &ao, "op"), &op)))
 		return r;
 	if (!keep)
 		return 0;
 
 	if (!has_index)
-		return jerr(c, kpath(b, aw, "index"), "missing required \"index\"");
+		return jerr(c, fpath(b, aw, &ao, "index"), "missing required \"index\"");
 	if (index > 5)
-		return jerr(c, kpath(b, aw, "index"), "argument index %" PRIu64 " is not 0-5", index);
+		return jerr(c, fpath(b, aw, &ao, "index"), "argument index %" PRIu64 " is not 0-5", index);
 	if (!op)
-		return jerr(c, kpath(b, aw, "op"), "missing required \"op\"");
+		return jerr(c, fpath(b, aw, &ao, "op"), "missing required \"op\"");
 	cond->op = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(operators); i++)
 		if (!strcmp(operators[i].name, op))
 			cond->op = operators[i].op;
 	if (!cond->op)
-		return jerr(c, kpath(b, aw, "op"), "unknown operator \"%s\"", op);
+		return jerr(c, fpath(b, aw, &ao, "op"), "unknown operator \"%s\"", op);
 	if (!has_value)
-		return jerr(c, kpath(b, aw, "value"), "missing required \"value\"");
+		return jerr(c, fpath(b, aw, &ao, "value"), "missing required \"value\"");
 	cond->arg = (unsigned)index;
 	cond->value = value;	/* MASKED_EQ: the mask */
 	cond->value2 = cond->op == SCMPC_OP_MASKED_EQ ? value2 : 0;
@@ -914,7 +971,7 @@ static int parse_arg(struct jctx *c, json_object *a, const char *aw, bool keep, 
 	if (cond->op == SCMPC_OP_MASKED_EQ && (value2 & ~value)) {
 		cond->value2 = value2 & value;
 		diag_warn(c->d, "%s: valueTwo 0x%" PRIx64 " has bits outside the mask 0x%" PRIx64
-			  "; compared as 0x%" PRIx64 ", as runc does", kpath(b, aw, "valueTwo"),
+			  "; compared as 0x%" PRIx64 ", as runc does", fpath(b, aw, &ao, "valueTwo"),
 			  value2, value, cond->value2);
 	}
 	return 0;
@@ -962,10 +1019,12 @@ static int emit_name(struct jctx *c, const char *name, const char *nw, uint32_t 
 	return add_rules(c, name, nw, act, conds, nconds, split);
 }
 
-static int parse_entry(struct jctx *c, json_object *e, const char *ew)
+static int parse_entry(struct jctx *c, struct jval e, const char *ew)
 {
 	char b[PATH_LEN], nb[PATH_LEN];
-	json_object *v, *names = NULL, *args = NULL;
+	json_object *v, *names = NULL;
+	struct jval args = { NULL, 0 }, ae;
+	struct jobj eo;
 	const char *name = NULL, *act_s = NULL, *errno_s = NULL, *s;
 	uint64_t ret = 0;
 	bool has_ret = false, keep = true, split = false, data;
@@ -976,44 +1035,44 @@ static int parse_entry(struct jctx *c, json_object *e, const char *ew)
 	int r;
 
 	/* runc refuses null entries ("encountered nil syscall"). */
-	if ((r = want_type(c, e, json_type_object, ew)))
+	if ((r = want_object(c, e, ew, entry_fields, true, &eo)))
 		return r;
-	check_keys(c, e, ew, entry_keys, entry_docker_keys);
-	if ((names = member(e, "names")) && (r = want_string_array(c, names, kpath(b, ew, "names"))))
+	if ((names = jget(&eo, "names")) && (r = want_string_array(c, names, fpath(b, ew, &eo, "names"))))
 		return r;
 	if (c->docker) {
-		if ((v = member(e, "name")) && (r = want_string(c, v, kpath(b, ew, "name"), &name)))
+		if ((v = jget(&eo, "name")) && (r = want_string(c, v, fpath(b, ew, &eo, "name"), &name)))
 			return r;
 		if (name && !name[0])
 			name = NULL;	/* Go's zero value: not set */
 		if (name && names && json_object_array_length(names))
 			return jerr(c, ew, "both \"name\" and \"names\" are set; use one");
-		if ((v = member(e, "comment")) && (r = want_string(c, v, kpath(b, ew, "comment"), &s)))
+		if ((v = jget(&eo, "comment")) && (r = want_string(c, v, fpath(b, ew, &eo, "comment"), &s)))
 			return r;
-		if ((r = docker_keep(c, e, ew, &keep)))
+		if ((r = docker_keep(c, &eo, ew, &keep)))
 			return r;
-		if ((v = member(e, "errno")) && (r = want_string(c, v, kpath(b, ew, "errno"), &errno_s)))
+		if ((v = jget(&eo, "errno")) && (r = want_string(c, v, fpath(b, ew, &eo, "errno"), &errno_s)))
 			return r;
 		if (errno_s && !errno_s[0])
 			errno_s = NULL;
 	}
-	if ((v = member(e, "action")) && (r = want_string(c, v, kpath(b, ew, "action"), &act_s)))
+	if ((v = jget(&eo, "action")) && (r = want_string(c, v, fpath(b, ew, &eo, "action"), &act_s)))
 		return r;
-	if ((v = member(e, "errnoRet"))) {
-		if ((r = want_u64(c, v, kpath(b, ew, "errnoRet"), &ret)))
+	if ((v = jget(&eo, "errnoRet"))) {
+		if ((r = want_u64(c, v, fpath(b, ew, &eo, "errnoRet"), &ret)))
 			return r;
 		has_ret = true;
 	}
-	if ((args = member(e, "args"))) {
-		if ((r = want_type(c, args, json_type_array, kpath(b, ew, "args"))))
+	if ((args = jv(&eo, "args")).j) {
+		if ((r = want_type(c, args.j, json_type_array, fpath(b, ew, &eo, "args"))))
 			return r;
-		nargs = json_object_array_length(args);
+		nargs = json_object_array_length(args.j);
 	}
 	if (nargs && !(conds = calloc(nargs, sizeof(*conds))))
 		return diag_err(c->d, -ENOMEM, ew, "out of memory");
 	for (size_t k = 0; k < nargs; k++) {
-		ipath(nb, kpath(b, ew, "args"), k);
-		if ((r = parse_arg(c, json_object_array_get_idx(args, k), nb, keep, &conds[k])))
+		ae = k ? elem_next(c, args, k, ae) : elem_first(c, args);
+		ipath(nb, fpath(b, ew, &eo, "args"), k);
+		if ((r = parse_arg(c, ae, nb, keep, &conds[k])))
 			goto out;
 		/* runc: one index used twice turns the whole AND into an OR of
 		 * single conditions (the pre-2.4 libseccomp behaviour it keeps). */
@@ -1026,32 +1085,32 @@ static int parse_entry(struct jctx *c, json_object *e, const char *ew)
 		goto out;
 
 	if (!act_s) {
-		r = jerr(c, kpath(b, ew, "action"), "missing required \"action\"");
+		r = jerr(c, fpath(b, ew, &eo, "action"), "missing required \"action\"");
 		goto out;
 	}
-	if ((r = action_of(c, act_s, kpath(b, ew, "action"), &act, &data)))
+	if ((r = action_of(c, act_s, fpath(b, ew, &eo, "action"), &act, &data)))
 		goto out;
 	if (data) {
 		uint64_t ev = has_ret ? ret : EPERM;
 		const char *field = "errnoRet";
 		if (errno_s) {
 			field = "errno";
-			if ((r = errno_of(c, errno_s, kpath(b, ew, "errno"), &ev)))
+			if ((r = errno_of(c, errno_s, fpath(b, ew, &eo, "errno"), &ev)))
 				goto out;
 		}
-		if ((r = action_data(c, act, ev, field, kpath(b, ew, field), &act)))
+		if ((r = action_data(c, act, ev, field, fpath(b, ew, &eo, field), &act)))
 			goto out;
 	} else if (has_ret || errno_s) {
 		const char *field = has_ret ? "errnoRet" : "errno";
-		jwarn(c, kpath(b, ew, field), "ignored for %s (runc ignores it)", act_s);
+		jwarn(c, fpath(b, ew, &eo, field), "ignored for %s (runc ignores it)", act_s);
 	}
 	if (!names && !name) {
-		r = jerr(c, kpath(b, ew, "names"), "missing required \"names\"");
+		r = jerr(c, fpath(b, ew, &eo, "names"), "missing required \"names\"");
 		goto out;
 	}
 	for (size_t j = 0; names && j < json_object_array_length(names); j++) {
 		if (!json_object_get_string(json_object_array_get_idx(names, j))[0]) {
-			r = jerr(c, ipath(nb, kpath(b, ew, "names"), j), "empty syscall name");
+			r = jerr(c, ipath(nb, fpath(b, ew, &eo, "names"), j), "empty syscall name");
 			goto out;
 		}
 	}
@@ -1062,11 +1121,11 @@ static int parse_entry(struct jctx *c, json_object *e, const char *ew)
 	if (act == c->def_action)
 		goto out;
 	if (name) {
-		r = emit_name(c, name, kpath(b, ew, "name"), act, conds, nargs, split);
+		r = emit_name(c, name, fpath(b, ew, &eo, "name"), act, conds, nargs, split);
 		goto out;
 	}
 	for (size_t j = 0; j < json_object_array_length(names); j++) {
-		ipath(nb, kpath(b, ew, "names"), j);
+		ipath(nb, fpath(b, ew, &eo, "names"), j);
 		s = json_object_get_string(json_object_array_get_idx(names, j));
 		if ((r = emit_name(c, s, nb, act, conds, nargs, split)))
 			goto out;
@@ -1094,42 +1153,43 @@ static int add_arch_token(struct jctx *c, const char *tok, const char *where)
 
 /* moby: the first archMap entry for the host adds itself and its
  * subArchitectures; the other entries are never looked at again. */
-static int parse_archmap(struct jctx *c, json_object *map, const char *mw)
+static int parse_archmap(struct jctx *c, struct jval map, const char *mw)
 {
 	char b[PATH_LEN], eb[PATH_LEN], sb[PATH_LEN];
 	const char *target = arch_token(c->o.arch), *s;
-	json_object *chosen = NULL, *v;
-	size_t chosen_i = 0;
+	struct jobj mo, chosen;
+	struct jval e = { NULL, 0 };
+	json_object *v;
+	size_t chosen_i = NONE;
 	int r;
 
-	if ((r = want_type(c, map, json_type_array, mw)))
+	if ((r = want_type(c, map.j, json_type_array, mw)))
 		return r;
-	for (size_t i = 0; i < json_object_array_length(map); i++) {
-		json_object *e = json_object_array_get_idx(map, i);
+	for (size_t i = 0; i < json_object_array_length(map.j); i++) {
 		const char *arch = NULL;
+		e = i ? elem_next(c, map, i, e) : elem_first(c, map);
 		ipath(eb, mw, i);
-		if ((r = want_type(c, e, json_type_object, eb)))
+		if ((r = want_object(c, e, eb, archmap_fields, true, &mo)))
 			return r;
-		check_keys(c, e, eb, archmap_keys, NULL);
-		if ((v = member(e, "architecture")) &&
-		    (r = want_string(c, v, kpath(b, eb, "architecture"), &arch)))
+		if ((v = jget(&mo, "architecture")) &&
+		    (r = want_string(c, v, fpath(b, eb, &mo, "architecture"), &arch)))
 			return r;
-		if ((v = member(e, "subArchitectures")) &&
-		    (r = want_string_array(c, v, kpath(b, eb, "subArchitectures"))))
+		if ((v = jget(&mo, "subArchitectures")) &&
+		    (r = want_string_array(c, v, fpath(b, eb, &mo, "subArchitectures"))))
 			return r;
-		if (!chosen && arch && !strcmp(arch, target)) {
-			chosen = e;
+		if (chosen_i == NONE && arch && !strcmp(arch, target)) {
+			chosen = mo;
 			chosen_i = i;
 		}
 	}
-	if (!chosen)
+	if (chosen_i == NONE)
 		return 0;
 	ipath(eb, mw, chosen_i);
-	if ((r = add_arch_token(c, target, kpath(b, eb, "architecture"))))
+	if ((r = add_arch_token(c, target, fpath(b, eb, &chosen, "architecture"))))
 		return r;
-	if (!(v = member(chosen, "subArchitectures")))
+	if (!(v = jget(&chosen, "subArchitectures")))
 		return 0;
-	kpath(sb, eb, "subArchitectures");
+	fpath(sb, eb, &chosen, "subArchitectures");
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		s = json_object_get_string(json_object_array_get_idx(v, i));
 		if ((r = add_arch_token(c, s, ipath(b, sb, i))))
@@ -1138,35 +1198,36 @@ static int parse_archmap(struct jctx *c, json_object *map, const char *mw)
 	return 0;
 }
 
-static int parse_arches(struct jctx *c, json_object *prof, const char *w)
+static int parse_arches(struct jctx *c, const struct jobj *po, const char *w)
 {
 	char b[PATH_LEN], ib[PATH_LEN];
-	json_object *arches = member(prof, "architectures");
-	json_object *map = c->docker ? member(prof, "archMap") : NULL;
+	json_object *arches = jget(po, "architectures");
+	struct jval map = jv(po, "archMap");
 	int r;
 
 	/* The target always comes first, as libseccomp's native ABI does. */
 	if ((r = scmpc_policy_add_arch(c->p, c->o.arch, c->d)))
 		return r;
-	if (arches && (r = want_string_array(c, arches, kpath(b, w, "architectures"))))
+	if (arches && (r = want_string_array(c, arches, fpath(b, w, po, "architectures"))))
 		return r;
-	if (map && (r = want_type(c, map, json_type_array, kpath(b, w, "archMap"))))
+	if (map.j && (r = want_type(c, map.j, json_type_array, fpath(b, w, po, "archMap"))))
 		return r;
-	if (arches && map && json_object_array_length(arches) && json_object_array_length(map))
-		return jerr(c, kpath(b, w, "archMap"), "both \"architectures\" and \"archMap\" are set; use one");
+	if (arches && map.j && json_object_array_length(arches) && json_object_array_length(map.j))
+		return jerr(c, fpath(b, w, po, "archMap"),
+			    "both \"architectures\" and \"archMap\" are set; use one");
 	/* moby appends the archMap group to "architectures"; since at most
 	 * one of them is non-empty, that is one or the other. */
 	for (size_t i = 0; arches && i < json_object_array_length(arches); i++) {
 		const char *tok = json_object_get_string(json_object_array_get_idx(arches, i));
-		if ((r = add_arch_token(c, tok, ipath(ib, kpath(b, w, "architectures"), i))))
+		if ((r = add_arch_token(c, tok, ipath(ib, fpath(b, w, po, "architectures"), i))))
 			return r;
 	}
-	return map ? parse_archmap(c, map, kpath(b, w, "archMap")) : 0;
+	return map.j ? parse_archmap(c, map, fpath(b, w, po, "archMap")) : 0;
 }
 
 /* ------------------------------------------------------------ profile */
 
-static int parse_default(struct jctx *c, json_object *prof, const char *w)
+static int parse_default(struct jctx *c, const struct jobj *po, const char *w)
 {
 	char b[PATH_LEN];
 	json_object *v;
@@ -1176,16 +1237,16 @@ static int parse_default(struct jctx *c, json_object *prof, const char *w)
 	uint32_t act;
 	int r;
 
-	if ((v = member(prof, "defaultAction")) &&
-	    (r = want_string(c, v, kpath(b, w, "defaultAction"), &defact)))
+	if ((v = jget(po, "defaultAction")) &&
+	    (r = want_string(c, v, fpath(b, w, po, "defaultAction"), &defact)))
 		return r;
-	if ((v = member(prof, "defaultErrnoRet"))) {
-		if ((r = want_u64(c, v, kpath(b, w, "defaultErrnoRet"), &ret)))
+	if ((v = jget(po, "defaultErrnoRet"))) {
+		if ((r = want_u64(c, v, fpath(b, w, po, "defaultErrnoRet"), &ret)))
 			return r;
 		has_ret = true;
 	}
-	if (c->docker && (v = member(prof, "defaultErrno"))) {
-		if ((r = want_string(c, v, kpath(b, w, "defaultErrno"), &dname)))
+	if (c->docker && (v = jget(po, "defaultErrno"))) {
+		if ((r = want_string(c, v, fpath(b, w, po, "defaultErrno"), &dname)))
 			return r;
 		if (!dname[0])
 			dname = NULL;
@@ -1193,14 +1254,15 @@ static int parse_default(struct jctx *c, json_object *prof, const char *w)
 	/* runc would run with no filter at all here; a compiler has nothing
 	 * to compile. */
 	if (!defact || !defact[0])
-		return jerr(c, kpath(b, w, "defaultAction"), "missing required \"defaultAction\"");
-	if ((r = action_of(c, defact, kpath(b, w, "defaultAction"), &act, &data)))
+		return jerr(c, fpath(b, w, po, "defaultAction"), "missing required \"defaultAction\"");
+	if ((r = action_of(c, defact, fpath(b, w, po, "defaultAction"), &act, &data)))
 		return r;
 	if (act == SCMPC_ACT_USER_NOTIF)
-		return jerr(c, kpath(b, w, "defaultAction"), "SCMP_ACT_NOTIFY cannot be the default action");
+		return jerr(c, fpath(b, w, po, "defaultAction"),
+			    "SCMP_ACT_NOTIFY cannot be the default action");
 	if ((has_ret || dname) && !data) {
 		const char *field = dname ? "defaultErrno" : "defaultErrnoRet";
-		return jerr(c, kpath(b, w, field),
+		return jerr(c, fpath(b, w, po, field),
 			    "%s needs an SCMP_ACT_ERRNO or SCMP_ACT_TRACE default action, not %s", field,
 			    defact);
 	}
@@ -1209,26 +1271,26 @@ static int parse_default(struct jctx *c, json_object *prof, const char *w)
 		const char *field = "defaultErrnoRet";
 		if (dname) {
 			field = "defaultErrno";
-			if ((r = errno_of(c, dname, kpath(b, w, field), &ev)))
+			if ((r = errno_of(c, dname, fpath(b, w, po, field), &ev)))
 				return r;
 		}
-		if ((r = action_data(c, act, ev, field, kpath(b, w, field), &act)))
+		if ((r = action_data(c, act, ev, field, fpath(b, w, po, field), &act)))
 			return r;
 	}
 	c->def_action = act;
 	return 0;
 }
 
-static int parse_flags(struct jctx *c, json_object *prof, const char *w)
+static int parse_flags(struct jctx *c, const struct jobj *po, const char *w)
 {
 	char b[PATH_LEN], ib[PATH_LEN];
-	json_object *v = member(prof, "flags");
+	json_object *v = jget(po, "flags");
 	unsigned bits = 0;
 	int r;
 
 	if (!v)
 		return 0;
-	if ((r = want_string_array(c, v, kpath(b, w, "flags"))))
+	if ((r = want_string_array(c, v, fpath(b, w, po, "flags"))))
 		return r;
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		const char *s = json_object_get_string(json_object_array_get_idx(v, i));
@@ -1245,34 +1307,34 @@ static int parse_flags(struct jctx *c, json_object *prof, const char *w)
 
 /* Not stored yet: the loader has no listener support.  Validated so that a
  * profile scmpc accepts is one the runtimes accept. */
-static int parse_listener(struct jctx *c, json_object *prof, const char *w)
+static int parse_listener(struct jctx *c, const struct jobj *po, const char *w)
 {
 	char b[PATH_LEN];
 	json_object *v;
 	const char *path = NULL, *meta = NULL;
 	int r;
 
-	if ((v = member(prof, "listenerPath")) &&
-	    (r = want_string(c, v, kpath(b, w, "listenerPath"), &path)))
+	if ((v = jget(po, "listenerPath")) &&
+	    (r = want_string(c, v, fpath(b, w, po, "listenerPath"), &path)))
 		return r;
-	if ((v = member(prof, "listenerMetadata")) &&
-	    (r = want_string(c, v, kpath(b, w, "listenerMetadata"), &meta)))
+	if ((v = jget(po, "listenerMetadata")) &&
+	    (r = want_string(c, v, fpath(b, w, po, "listenerMetadata"), &meta)))
 		return r;
 	if (meta && meta[0] && !(path && path[0]))
-		return jerr(c, kpath(b, w, "listenerMetadata"), "listenerMetadata requires listenerPath");
+		return jerr(c, fpath(b, w, po, "listenerMetadata"), "listenerMetadata requires listenerPath");
 	return 0;
 }
 
-static int parse_profile(struct jctx *c, json_object *prof)
+static int parse_profile(struct jctx *c, struct jval prof)
 {
 	const char *w = c->pre;
 	char b[PATH_LEN], eb[PATH_LEN];
-	json_object *v;
+	struct jobj po;
+	struct jval v, e = { NULL, 0 };
 	uint32_t base;
 	int r;
 
-	check_keys(c, prof, w, top_keys, top_docker_keys);
-	if ((r = parse_default(c, prof, w)))
+	if ((r = resolve(c, prof, w, top_fields, true, &po)) || (r = parse_default(c, &po, w)))
 		return r;
 	if (!(c->p = scmpc_policy_new(c->def_action)))
 		return diag_err(c->d, -ENOMEM, NULL, "out of memory");
@@ -1282,16 +1344,18 @@ static int parse_profile(struct jctx *c, json_object *prof)
 	if (!(c->o.flags & SCMPC_JSON_RESTRICTIVE) &&
 	    (r = scmpc_policy_set_merge(c->p, SCMPC_MERGE_LIBSECCOMP, c->d)))
 		return r;
-	if ((r = parse_arches(c, prof, w)) || (r = parse_flags(c, prof, w)) ||
-	    (r = parse_listener(c, prof, w)))
+	if ((r = parse_arches(c, &po, w)) || (r = parse_flags(c, &po, w)) ||
+	    (r = parse_listener(c, &po, w)))
 		return r;
-	if ((v = member(prof, "syscalls"))) {
-		kpath(b, w, "syscalls");
-		if ((r = want_type(c, v, json_type_array, b)))
+	if ((v = jv(&po, "syscalls")).j) {
+		fpath(b, w, &po, "syscalls");
+		if ((r = want_type(c, v.j, json_type_array, b)))
 			return r;
-		for (size_t i = 0; i < json_object_array_length(v); i++)
-			if ((r = parse_entry(c, json_object_array_get_idx(v, i), ipath(eb, b, i))))
+		for (size_t i = 0; i < json_object_array_length(v.j); i++) {
+			e = i ? elem_next(c, v, i, e) : elem_first(c, v);
+			if ((r = parse_entry(c, e, ipath(eb, b, i))))
 				return r;
+		}
 	}
 	/* runc's ENOSYS stub: calls newer than the profile fail with ENOSYS
 	 * so libcs fall back instead of treating EPERM as final.  runc builds
@@ -1305,23 +1369,42 @@ static int parse_profile(struct jctx *c, json_object *prof)
 	return 0;
 }
 
-static bool looks_docker(json_object *prof)
+/* Some key of OBJECT names a Docker field of DEFS, as Go would match it;
+ * null counts, as it does for json-c. */
+static int has_docker_key(struct jctx *c, size_t at, const struct fdef *defs, bool *yes)
 {
-	json_object *v;
-	if (json_object_object_get_ex(prof, "archMap", NULL) ||
-	    json_object_object_get_ex(prof, "defaultErrno", NULL))
-		return true;
-	if (!(v = member(prof, "syscalls")) || !json_object_is_type(v, json_type_array))
-		return false;
-	for (size_t i = 0; i < json_object_array_length(v); i++) {
-		json_object *e = json_object_array_get_idx(v, i);
-		if (!json_object_is_type(e, json_type_object))
-			continue;
-		for (size_t k = 0; entry_docker_keys[k]; k++)
-			if (json_object_object_get_ex(e, entry_docker_keys[k], NULL))
-				return true;
-	}
-	return false;
+	int r = json_text_members(c->text, c->len, at, &c->mem);
+
+	if (r)
+		return diag_err(c->d, r, NULL, "out of memory");
+	for (size_t i = 0; i < c->mem.n && !*yes; i++)
+		for (size_t k = 0; defs[k].name && !*yes; k++)
+			*yes = defs[k].docker && json_text_fold_eq(c->mem.keys + c->mem.m[i].koff,
+								   c->mem.m[i].klen, defs[k].name);
+	return 0;
+}
+
+/* Docker and Podman fields at the top or in an entry make a Docker
+ * profile. */
+static int looks_docker(struct jctx *c, struct jval prof, bool *docker)
+{
+	size_t syscalls = NONE;
+	int r;
+
+	*docker = false;
+	if ((r = has_docker_key(c, prof.at, top_fields, docker)) || *docker)
+		return r;
+	/* the entries Go would decode: those of the last "syscalls" */
+	for (size_t i = 0; i < c->mem.n; i++)
+		if (json_text_fold_eq(c->mem.keys + c->mem.m[i].koff, c->mem.m[i].klen, "syscalls"))
+			syscalls = c->mem.m[i].at;
+	if (syscalls == NONE || c->text[syscalls] != '[')
+		return 0;
+	for (size_t at = json_text_first(c->text, c->len, syscalls); at < c->len && !*docker;
+	     at = json_text_next(c->text, c->len, at))
+		if (c->text[at] == '{' && (r = has_docker_key(c, at, entry_fields, docker)))
+			return r;
+	return 0;
 }
 
 static json_object *parse_text(scmpc_diag *d, const char *json, size_t len, int *err)
@@ -1329,18 +1412,14 @@ static json_object *parse_text(scmpc_diag *d, const char *json, size_t len, int 
 	struct json_tokener *tok;
 	json_object *root;
 	enum json_tokener_error te;
-	const char *nul;
 
 	if (len > INT_MAX - 1) {
 		*err = diag_err(d, -E2BIG, NULL, "input of %zu bytes is too large", len);
 		return NULL;
 	}
-	/* json-c stops at a NUL byte as if the input ended there. */
-	if ((nul = memchr(json, '\0', len))) {
-		*err = syntax_err(d, json, len, (size_t)(nul - json), "NUL byte in the input");
+	if ((*err = json_text_precheck(json, len, d)))
 		return NULL;
-	}
-	if (!(tok = json_tokener_new_ex(MAX_DEPTH))) {
+	if (!(tok = json_tokener_new_ex(JSON_MAX_DEPTH))) {
 		*err = diag_err(d, -ENOMEM, NULL, "out of memory");
 		return NULL;
 	}
@@ -1352,21 +1431,67 @@ static json_object *parse_text(scmpc_diag *d, const char *json, size_t len, int 
 		 * still open is truncated input. */
 		root = json_tokener_parse_ex(tok, "", 1);
 		if (!root)
-			*err = syntax_err(d, json, len, len, "unexpected end of input");
+			*err = json_text_syntax_error(json, len, len, json_tokener_continue, d);
 	} else if (!root) {
-		*err = syntax_err(d, json, len, json_tokener_get_parse_end(tok),
-				  json_tokener_error_desc(te));
+		*err = json_text_syntax_error(json, len, json_tokener_get_parse_end(tok), te, d);
 	}
 	json_tokener_free(tok);
 	return root;
+}
+
+/* The profile: the document itself, or a config.json's linux.seccomp. */
+static int read_document(struct jctx *c, json_object *root)
+{
+	struct jval doc = { root, 0 }, lx, prof;
+	struct jobj so, lo;
+	int r;
+
+	while (doc.at < c->len && (c->text[doc.at] == ' ' || c->text[doc.at] == '\t' ||
+				   c->text[doc.at] == '\n' || c->text[doc.at] == '\r'))
+		doc.at++;
+	/* No profile field folds to these, so they tell a config.json. */
+	if ((r = resolve(c, doc, "", spec_fields, false, &so)))
+		return r;
+	prof = doc;
+	c->config = fld(&so, "ociVersion")->given || fld(&so, "linux")->given;
+	if (!c->config) {
+		c->docker = c->o.flavor == SCMPC_JSON_DOCKER;
+		if (c->o.flavor == SCMPC_JSON_AUTO && (r = looks_docker(c, doc, &c->docker)))
+			return r;
+		return parse_profile(c, prof);
+	}
+	if (c->o.flavor == SCMPC_JSON_DOCKER)
+		return jerr(c, "", "expected a Docker profile, got an OCI config.json");
+	lx = jv(&so, "linux");
+	if (lx.j && (r = want_object(c, lx, jkey(&so, "linux"), linux_fields, false, &lo)))
+		return r;
+	kpath(c->pre, jkey(&so, "linux"), lx.j ? jkey(&lo, "seccomp") : "seccomp");
+	if (!lx.j || !(prof = jv(&lo, "seccomp")).j)
+		return jerr(c, c->pre, "config.json has no linux.seccomp");
+	if ((r = want_type(c, prof.j, json_type_object, c->pre)))
+		return r;
+	return parse_profile(c, prof);
+}
+
+/* Passes on to TO what the reading said in FROM. */
+static int replay(scmpc_diag *from, scmpc_diag *to, int r)
+{
+	if (from == to)
+		return r;
+	for (size_t i = 0; i < scmpc_diag_warning_count(from); i++)
+		diag_warn(to, "%s", scmpc_diag_warning(from, i));
+	if (r)
+		diag_err(to, r, scmpc_diag_where(from), "%s", scmpc_diag_message(from));
+	return r;
 }
 
 SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct scmpc_json_opts *o,
 				     scmpc_policy **out, scmpc_diag *d)
 {
 	struct jctx c;
-	json_object *root, *prof, *lx;
-	int r = 0;
+	struct json_text_report *rep;
+	json_object *root;
+	int r = 0, rt;
 
 	memset(&c, 0, sizeof(c));
 	c.d = d;
@@ -1387,37 +1512,41 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 	if (!arch_info(c.o.arch))
 		return diag_err(d, -EINVAL, NULL, "unsupported target architecture %d", (int)c.o.arch);
 	c.caps = c.o.caps ? c.o.caps : docker_default_caps;
+	c.text = json ? json : "";
+	c.len = len;
 
-	if (!(root = parse_text(d, json ? json : "", len, &r)))
+	if (!(root = parse_text(d, c.text, len, &r)))
 		return r;
 	if (!json_object_is_type(root, json_type_object)) {
 		r = jerr(&c, "", "expected a JSON object at the top level, got %s", kind(root));
 		goto out;
 	}
-	prof = root;
-	if (json_object_object_get_ex(root, "ociVersion", NULL) ||
-	    json_object_object_get_ex(root, "linux", NULL)) {
-		if (c.o.flavor == SCMPC_JSON_DOCKER) {
-			r = jerr(&c, "", "expected a Docker profile, got an OCI config.json");
-			goto out;
-		}
-		if ((lx = member(root, "linux")) && (r = want_type(&c, lx, json_type_object, "linux")))
-			goto out;
-		if (!lx || !(prof = member(lx, "seccomp"))) {
-			r = jerr(&c, "linux.seccomp", "config.json has no linux.seccomp");
-			goto out;
-		}
-		if ((r = want_type(&c, prof, json_type_object, "linux.seccomp")))
-			goto out;
-		snprintf(c.pre, sizeof(c.pre), "linux.seccomp");
-	} else {
-		c.docker = c.o.flavor == SCMPC_JSON_DOCKER ||
-			   (c.o.flavor == SCMPC_JSON_AUTO && looks_docker(prof));
-	}
-	if ((r = strict_scan(&c, json, len)))
+	/* The text checks' warnings come first, yet must leave out a
+	 * duplicate the reading refuses: the reading says its part to a diag
+	 * of its own, passed on after them. */
+	if (d && !(c.d = scmpc_diag_new())) {
+		c.d = d;
+		r = diag_err(d, -ENOMEM, NULL, "out of memory");
 		goto out;
-	r = parse_profile(&c, prof);
+	}
+	if ((r = json_text_scan(c.text, len, "linux.seccomp", &rep, d)))
+		goto out;
+	r = read_document(&c, root);
+	/* an integer json-c could not hold makes what was read meaningless */
+	if ((rt = json_text_report(rep, c.config, c.skip, c.nskip, d)))
+		r = rt;
+	else
+		r = replay(c.d, d, r);
 out:
+	for (size_t i = 0; i < c.nowned; i++)
+		json_object_put(c.owned[i]);
+	free(c.owned);
+	if (c.tok)
+		json_tokener_free(c.tok);
+	json_members_free(&c.mem);
+	free(c.skip);
+	if (c.d != d)
+		scmpc_diag_free(c.d);
 	json_object_put(root);
 	if (r) {
 		scmpc_policy_free(c.p);

@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 #include "scmpc.h"
+#include "json_text.h"	/* the text checks, on text no profile has */
 
 #define X86_64 SCMPC_ARCH_X86_64
 #define I386 SCMPC_ARCH_I386
@@ -991,12 +993,12 @@ static void malformed_json(void **state)
 		   "invalid JSON: unexpected end of input");
 	EXPECT_ERR("", "line 1, column 1", "invalid JSON: unexpected end of input");
 	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\"} x", "line 1, column 37",
-		   "invalid JSON: unexpected character");
+		   "invalid JSON: unexpected 'x'");
 	/* what json-c lets through and Go's decoder does not */
 	EXPECT_ERR("{'defaultAction': \"SCMP_ACT_ALLOW\"}", "line 1, column 2",
 		   "invalid JSON: expected a double-quoted key");
 	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultErrnoRet\": NaN}", "line 1, column 56",
-		   "invalid JSON: unexpected character");
+		   "invalid JSON: unexpected 'N'");
 	EXPECT_ERR("{\"defaultAction\": \"SCMP_\tACT_ALLOW\"}", "line 1, column 25",
 		   "invalid JSON: control character in a string");
 	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultErrnoRet\": 1.}", "line 1, column 58",
@@ -1186,6 +1188,672 @@ static void hostile_input(void **state)
 	scmpc_diag_free(d);
 }
 
+/* ------------------------------------------------- the text around json-c */
+
+#define DUP(path) path ": duplicate key; the last value counts"
+
+/* json_text_check() accepts JSON and warns exactly WANT (NULL-ended), in
+ * that order. */
+static void expect_warnings(const char *json, const char *const *want, int line)
+{
+	scmpc_diag *d = scmpc_diag_new();
+	size_t n = 0;
+	int r = json_text_check(json, strlen(json), "", d);
+
+	while (want[n])
+		n++;
+	if (r || scmpc_diag_warning_count(d) != n) {
+		print_error("line %d: returned %d (%s), %zu warnings, want 0 and %zu:\n", line, r,
+			    scmpc_diag_message(d), scmpc_diag_warning_count(d), n);
+		for (size_t i = 0; i < scmpc_diag_warning_count(d); i++)
+			print_error("    %s\n", scmpc_diag_warning(d, i));
+		fail();
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(scmpc_diag_warning(d, i), want[i])) {
+			print_error("line %d: warning %zu is \"%s\"\n          want \"%s\"\n", line, i,
+				    scmpc_diag_warning(d, i), want[i]);
+			fail();
+		}
+	}
+	scmpc_diag_free(d);
+}
+
+#define WARNS(json, ...) expect_warnings(json, (const char *const[]){ __VA_ARGS__, NULL }, __LINE__)
+#define NO_WARNINGS(json) expect_warnings(json, (const char *const[]){ NULL }, __LINE__)
+
+static void duplicate_keys(void **state)
+{
+	(void)state;
+
+	/* at any depth, including keys no profile has */
+	WARNS("{\"a\": {\"b\": {\"c\": 1, \"c\": 2}}}", DUP("a.b.c"));
+	WARNS("{\"x\": [{\"k\": 1}, {\"k\": 1, \"j\": 2, \"k\": 3}]}", DUP("x[1].k"));
+	WARNS("[[], [{}, {\"k\": [{\"m\": 0, \"m\": 0}]}]]", DUP("[1][1].k[0].m"));
+	/* one warning per key, however often it repeats */
+	WARNS("{\"a\": 1, \"a\": 2, \"a\": 3}", DUP("a"));
+	/* text order, although the inner object is complete first */
+	WARNS("{\"a\": 1, \"a\": {\"b\": 1, \"b\": 2}}", DUP("a"), DUP("a.b"));
+	WARNS("{\"z\": {\"q\": 1, \"q\": 2}, \"z\": 3}", DUP("z.q"), DUP("z"));
+
+	/* keys are compared as Go decodes them */
+	WARNS("{\"a\": 1, \"\\u0061\": 2}", DUP("a"));
+	WARNS("{\"\\/\": 1, \"/\": 2}", DUP("/"));
+	WARNS("{\"a\\\"b\": 1, \"a\\u0022b\": 2}", DUP("a\"b"));
+	WARNS("{\"\\ud83d\\ude00\": 1, \"\xf0\x9f\x98\x80\": 2}", DUP("\xf0\x9f\x98\x80"));
+	WARNS("{\"\\u00e9\": 1, \"\xc3\xa9\": 2}", DUP("\xc3\xa9"));
+	/* Go turns every lone surrogate into U+FFFD, so these are one key */
+	WARNS("{\"\\ud800\": 1, \"\\udc00\": 2}", DUP("\xef\xbf\xbd"));
+	/* control characters stay out of the message; "" stays visible */
+	WARNS("{\"a\\nb\": 1, \"a\\u000ab\": 2}", DUP("a?b"));
+	WARNS("{\"o\": {\"\": 1, \"\": 2}}", DUP("o.\"\""));
+	WARNS("{\"\": 1, \"\": 2}", DUP("\"\""));
+
+	/* the same key in different objects is no duplicate */
+	NO_WARNINGS("{\"a\": {\"k\": 1}, \"b\": {\"k\": 2}}");
+	NO_WARNINGS("{\"k\": {\"k\": {\"k\": 1}}}");
+	NO_WARNINGS("[{\"k\": 1}, {\"k\": 2}, {\"k\": 3}]");
+	NO_WARNINGS("{\"a\": \"a\", \"b\": \"a\", \"c\": [\"a\", \"a\"]}");
+	/* nor are keys that only look alike */
+	NO_WARNINGS("{\"a\": 1, \"A\": 2, \"a \": 3, \"\\u00e9\": 4, \"e\\u0301\": 5, \"a\\u0000\": 6}");
+	NO_WARNINGS("{\"ab\": 1, \"a\": {\"b\": 2}, \"a.b\": 3}");
+
+	/* a duplicate is worth a warning even where another error follows */
+	scmpc_diag *d = scmpc_diag_new();
+	const char *big = "{\"v\": 1, \"v\": 18446744073709551616}";
+	assert_int_equal(json_text_check(big, strlen(big), "", d), -EINVAL);
+	assert_string_equal(scmpc_diag_where(d), "v");
+	assert_string_equal(scmpc_diag_message(d), "18446744073709551616 does not fit in 64 bits");
+	assert_int_equal(scmpc_diag_warning_count(d), 1);
+	assert_string_equal(scmpc_diag_warning(d, 0), DUP("v"));
+	/* but not in text that is not JSON: the syntax error is the news */
+	scmpc_diag_clear(d);
+	const char *nan = "{\"v\": 1, \"v\": NaN}";
+	assert_int_equal(json_text_check(nan, strlen(nan), "", d), -EINVAL);
+	assert_string_equal(scmpc_diag_message(d), "invalid JSON: unexpected 'N'");
+	assert_int_equal(scmpc_diag_warning_count(d), 0);
+	scmpc_diag_free(d);
+}
+
+/* Twenty duplicates are listed, the rest counted; the twenty are the first
+ * in the text even when later ones are found first. */
+static void duplicate_keys_bounded(void **state)
+{
+	(void)state;
+	char json[2048];
+	size_t n = (size_t)snprintf(json, sizeof(json), "{\"a\": 1, \"a\": 2, \"x\": [");
+
+	for (int i = 0; i < 25; i++)
+		n += (size_t)snprintf(json + n, sizeof(json) - n, "%s{\"k\": 1, \"k\": 2}", i ? ", " : "");
+	snprintf(json + n, sizeof(json) - n, "]}");
+	WARNS(json, DUP("a"), DUP("x[0].k"), DUP("x[1].k"), DUP("x[2].k"), DUP("x[3].k"), DUP("x[4].k"),
+	      DUP("x[5].k"), DUP("x[6].k"), DUP("x[7].k"), DUP("x[8].k"), DUP("x[9].k"), DUP("x[10].k"),
+	      DUP("x[11].k"), DUP("x[12].k"), DUP("x[13].k"), DUP("x[14].k"), DUP("x[15].k"),
+	      DUP("x[16].k"), DUP("x[17].k"), DUP("x[18].k"),
+	      "6 more duplicate keys; the last value of each counts");
+}
+
+/* 200 000 keys in one object: compared pair by pair that would be 2e10
+ * comparisons; sorted it is a blink, even under valgrind. */
+static void duplicate_keys_large_object(void **state)
+{
+	(void)state;
+	enum { KEYS = 200000 };
+	size_t cap = (size_t)KEYS * 20 + 64, n = 0;
+	char *json = malloc(cap);
+	struct timespec t0, t1;
+
+	assert_non_null(json);
+	json[n++] = '{';
+	for (int i = 0; i < KEYS; i++)
+		n += (size_t)snprintf(json + n, cap - n, "%s\"k%d\": %d", i ? ", " : "", i, i);
+	json[n++] = '}';
+	json[n] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	NO_WARNINGS(json);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_true(t1.tv_sec - t0.tv_sec < 20);
+
+	/* and the duplicates of a large object come in text order too */
+	n -= 1;
+	snprintf(json + n, cap - n, ", \"k500\": 0, \"k7\": 0, \"k500\": 1}");
+	WARNS(json, DUP("k500"), DUP("k7"));
+	free(json);
+}
+
+/* ASCII text in UTF-16 or UTF-32, in either byte order, with or without a
+ * byte order mark.  *LEN is the size in bytes. */
+static char *widen(const char *text, size_t width, bool le, bool bom, size_t *len)
+{
+	size_t n = strlen(text) + bom, k = 0;
+	char *out = calloc(n, width);
+
+	assert_non_null(out);
+	for (size_t i = 0; i < n; i++) {
+		unsigned ch = bom ? (i ? (unsigned char)text[i - 1] : 0xfeffU) : (unsigned char)text[i];
+		for (size_t b = 0; b < width; b++) {
+			size_t shift = 8 * (le ? b : width - 1 - b);
+			out[k++] = (char)((ch >> shift) & 0xff);
+		}
+	}
+	*len = k;
+	return out;
+}
+
+static void encodings(void **state)
+{
+	(void)state;
+	struct scmpc_json_opts o = opts_for(X86_64);
+	static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}\n";
+	static const struct {
+		size_t width;
+		const char *msg;
+	} wide[] = {
+		{ 2, "the file is UTF-16; save it as UTF-8" },
+		{ 4, "the file is UTF-32; save it as UTF-8" },
+	};
+
+	for (size_t w = 0; w < sizeof(wide) / sizeof(wide[0]); w++) {
+		for (int le = 0; le < 2; le++) {
+			for (int bom = 0; bom < 2; bom++) {
+				size_t len;
+				char *text = widen(profile, wide[w].width, le, bom, &len);
+				expect_err_opts(text, len, &o, "", wide[w].msg, __LINE__);
+				/* even when the length would suit a filter */
+				assert_false(json_text_is_filter(text, len & ~(size_t)7));
+				free(text);
+			}
+		}
+	}
+	/* a short file whose two first characters show it */
+	expect_err_opts("{\0}\0", 4, &o, "", "the file is UTF-16; save it as UTF-8", __LINE__);
+	expect_err_opts("\0{\0}", 4, &o, "", "the file is UTF-16; save it as UTF-8", __LINE__);
+
+	/* UTF-8 with a stray NUL is still UTF-8 */
+	expect_err_opts("{\0 }", 4, &o, "line 1, column 2", "invalid JSON: NUL byte in the input", __LINE__);
+	expect_err_opts("{\"a\":\0 }", 8, &o, "line 1, column 6", "invalid JSON: NUL byte in the input",
+			__LINE__);
+
+	/* a compiled filter in either byte order: ld [0]; div #0; ret A */
+	static const char filter_le[] = { 0x20, 0, 0, 0, 0, 0, 0, 0, 0x34, 0, 0, 0, 0, 0, 0, 0,
+					  0x16, 0, 0, 0, 0, 0, 0, 0 };
+	static const char filter_be[] = { 0, 0x20, 0, 0, 0, 0, 0, 0, 0, 0x34, 0, 0, 0, 0, 0, 0,
+					  0, 0x16, 0, 0, 0, 0, 0, 0 };
+	/* ld [4] (the arch); ret #0x7fff0000 */
+	static const char filter_arch[] = { 0x20, 0, 0, 0, 4, 0, 0, 0, 0x06, 0, 0, 0, 0, 0, (char)0xff, 0x7f };
+	const char *msg = "not a JSON policy (it looks like a compiled filter)";
+	expect_err_opts(filter_le, sizeof(filter_le), &o, "", msg, __LINE__);
+	expect_err_opts(filter_be, sizeof(filter_be), &o, "", msg, __LINE__);
+	expect_err_opts(filter_arch, sizeof(filter_arch), &o, "", msg, __LINE__);
+	assert_true(json_text_is_filter(filter_le, sizeof(filter_le)));
+	/* not whole instructions */
+	assert_false(json_text_is_filter(filter_le, sizeof(filter_le) - 1));
+	assert_false(json_text_is_filter(filter_le, 0));
+	assert_false(json_text_is_filter(profile, 32));
+}
+
+static void comments_and_commas(void **state)
+{
+	(void)state;
+
+	/* comments, wherever they stand */
+	EXPECT_ERR("{\n  // deny by default\n  \"defaultAction\": \"SCMP_ACT_ERRNO\"\n}", "line 2, column 3",
+		   "invalid JSON: comments are not allowed");
+	EXPECT_ERR("/* profile */ {\"defaultAction\": \"SCMP_ACT_ALLOW\"}", "line 1, column 1",
+		   "invalid JSON: comments are not allowed");
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\" /* why */}", "line 1, column 36",
+		   "invalid JSON: comments are not allowed");
+	EXPECT_ERR("{\"defaultAction\": /* why */ \"SCMP_ACT_ALLOW\"}", "line 1, column 19",
+		   "invalid JSON: comments are not allowed");
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [ // none\n]}",
+		   "line 1, column 56", "invalid JSON: comments are not allowed");
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\"}\n// end\n", "line 2, column 1",
+		   "invalid JSON: comments are not allowed");
+	/* a slash alone is no comment */
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\" / }", "line 1, column 36",
+		   "invalid JSON: object value separator ',' expected");
+
+	/* trailing commas, in arrays and objects, across lines */
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [\"SCMP_ARCH_X86_64\",]}",
+		   "line 1, column 74", "invalid JSON: unexpected ']' after ','");
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\",}", "line 1, column 36",
+		   "invalid JSON: unexpected '}' after ','");
+	EXPECT_ERR("{\n  \"defaultAction\": \"SCMP_ACT_ALLOW\",\n}", "line 3, column 1",
+		   "invalid JSON: unexpected '}' after ','");
+	EXPECT_ERR("{\r\n  \"defaultAction\": \"SCMP_ACT_ALLOW\",\r\n  \"syscalls\": [\r\n  ],\r\n}\r\n",
+		   "line 5, column 1", "invalid JSON: unexpected '}' after ','");
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\", ], "
+		   "\"action\": \"SCMP_ACT_ERRNO\"}]}",
+		   "line 1, column 69", "invalid JSON: unexpected ']' after ','");
+	/* a comma with nothing before it is another mistake */
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [,]}", "line 1, column 55",
+		   "invalid JSON: unexpected ','");
+}
+
+/* "unexpected character" names the character, and invisible ones by
+ * number. */
+static void unexpected_characters(void **state)
+{
+	(void)state;
+
+	EXPECT_ERR("hello", "line 1, column 1", "invalid JSON: unexpected 'h'");
+	EXPECT_ERR("{\"defaultAction\": \xe2\x80\x9cSCMP_ACT_ALLOW\xe2\x80\x9d}", "line 1, column 19",
+		   "invalid JSON: unexpected '\xe2\x80\x9c' (U+201C)");
+	EXPECT_ERR("{\"defaultAction\":\xc2\xa0\"SCMP_ACT_ALLOW\"}", "line 1, column 18",
+		   "invalid JSON: unexpected U+00A0");
+	EXPECT_ERR("\xef\xbb\xbf{\"defaultAction\": \"SCMP_ACT_ALLOW\"}", "line 1, column 1",
+		   "invalid JSON: unexpected byte order mark (U+FEFF)");
+	EXPECT_ERR("{\"defaultAction\": \xff}", "line 1, column 19", "invalid JSON: unexpected byte 0xff");
+	EXPECT_ERR("{\"defaultAction\": \x01}", "line 1, column 19", "invalid JSON: unexpected byte 0x01");
+	EXPECT_ERR("{\"defaultAction\": 'SCMP_ACT_ALLOW'}", "line 1, column 19",
+		   "invalid JSON: unexpected \"'\"");
+	/* json-c takes Infinity; Go does not */
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultErrnoRet\": Infinity}",
+		   "line 1, column 56", "invalid JSON: unexpected 'I'");
+}
+
+/* Through the whole front end: warned, and the last value counts. */
+static void duplicate_keys_in_profiles(void **state)
+{
+	(void)state;
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p;
+
+	p = parse_ok("{\"defaultAction\": \"SCMP_ACT_KILL\", \"syscalls\": [{\"names\": [\"read\"], "
+		     "\"action\": \"SCMP_ACT_ALLOW\", \"names\": [\"write\"]}], \"defaultAction\": "
+		     "\"SCMP_ACT_ERRNO\"}",
+		     &o, d);
+	assert_int_equal(scmpc_policy_default_action(p), EPERM_);
+	CALL(p, X86_64, "write", ALLOW);
+	CALL(p, X86_64, "read", EPERM_);
+	assert_int_equal(scmpc_diag_warning_count(d), 2);
+	assert_string_equal(scmpc_diag_warning(d, 0), DUP("syscalls[0].names"));
+	assert_string_equal(scmpc_diag_warning(d, 1), DUP("defaultAction"));
+	scmpc_policy_free(p);
+
+	/* a config.json: the path is the document's */
+	scmpc_diag_clear(d);
+	p = parse_ok("{\"ociVersion\": \"1.0.2\", \"linux\": {\"seccomp\": {\"defaultAction\": "
+		     "\"SCMP_ACT_ALLOW\", \"defaultAction\": \"SCMP_ACT_LOG\"}}, \"process\": {\"env\": [], "
+		     "\"env\": []}}",
+		     &o, d);
+	assert_int_equal(scmpc_policy_default_action(p), SCMPC_ACT_LOG);
+	assert_int_equal(scmpc_diag_warning_count(d), 2);
+	assert_string_equal(scmpc_diag_warning(d, 0), DUP("linux.seccomp.defaultAction"));
+	assert_string_equal(scmpc_diag_warning(d, 1), DUP("process.env"));
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
+/* ------------------------------------------ keys as runc and Docker match them */
+
+/*
+ * The expectations follow Go's encoding/json, which runc and Docker decode
+ * profiles with: a key sets the field whose name it equals, or else equals
+ * under bytes.EqualFold (ASCII case; U+017F folds to 's', U+212A to 'k', and
+ * nothing else to an ASCII letter); the keys of an object are applied in
+ * text order, so of several keys for one field the last counts; null leaves
+ * a string or number field as it was and unsets a pointer or slice; a value
+ * of the wrong type fails the profile even where a later key replaces it;
+ * and a second object, or array of objects, is decoded into the first.
+ */
+
+#define CASE_NOTE "runc and Docker match keys without regard to case"
+#define READ_AS(path, field) path ": read as \"" field "\" (" CASE_NOTE ")"
+#define SAME_FIELD(path, a, b, field)                                                           \
+	path ": duplicate key: \"" a "\" and \"" b "\" are both \"" field "\" to runc and Docker, " \
+	     "which match keys without regard to case; the last value counts"
+#define MERGED "duplicate key: runc and Docker would merge the two values, not keep the last, and " \
+	       "scmpc does not mirror that; give the key once"
+#define MERGED_AS(a, b, field)                                                                      \
+	"duplicate key: \"" a "\" and \"" b "\" are both \"" field "\" to runc and Docker, which would " \
+	"merge the two values, not keep the last, and scmpc does not mirror that; give the key once"
+#define LONG_S "\xc5\xbf"	/* U+017F, UTF-8 */
+#define KELVIN "\xe2\x84\xaa"	/* U+212A, UTF-8 */
+
+/* Parses JSON with O, requires exactly the warnings WANT (NULL-ended), in
+ * that order, and returns the policy. */
+static scmpc_policy *parse_warned(const char *json, const struct scmpc_json_opts *o,
+				  const char *const *want, int line)
+{
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = NULL;
+	size_t n = 0;
+	int r = scmpc_policy_from_json(json, strlen(json), o, &p, d);
+
+	while (want[n])
+		n++;
+	if (r || scmpc_diag_warning_count(d) != n) {
+		print_error("line %d: returned %d (%s at \"%s\"), %zu warnings, want 0 and %zu:\n", line, r,
+			    scmpc_diag_message(d), scmpc_diag_where(d), scmpc_diag_warning_count(d), n);
+		for (size_t i = 0; i < scmpc_diag_warning_count(d); i++)
+			print_error("    %s\n", scmpc_diag_warning(d, i));
+		fail();
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(scmpc_diag_warning(d, i), want[i])) {
+			print_error("line %d: warning %zu is \"%s\"\n          want \"%s\"\n", line, i,
+				    scmpc_diag_warning(d, i), want[i]);
+			fail();
+		}
+	}
+	scmpc_diag_free(d);
+	return p;
+}
+
+#define PARSE_WARNS(json, o, ...) \
+	parse_warned(json, o, (const char *const[]){ __VA_ARGS__, NULL }, __LINE__)
+#define PARSE_QUIET(json, o) parse_warned(json, o, (const char *const[]){ NULL }, __LINE__)
+
+/* The default action JSON gives, and nothing to warn of but WARNING. */
+static void expect_default(const char *json, uint32_t want, const char *warning, int line)
+{
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_policy *p = warning ? parse_warned(json, &o, (const char *const[]){ warning, NULL }, line)
+				  : parse_warned(json, &o, (const char *const[]){ NULL }, line);
+
+	if (scmpc_policy_default_action(p) != want) {
+		print_error("line %d: default action 0x%x, want 0x%x\n", line,
+			    scmpc_policy_default_action(p), want);
+		fail();
+	}
+	scmpc_policy_free(p);
+}
+
+#define DEFAULT_IS(json, want, warning) expect_default(json, want, warning, __LINE__)
+
+static void keys_folded(void **state)
+{
+	(void)state;
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_policy *p;
+
+	/* alone: read as the field, with a word about it */
+	DEFAULT_IS("{\"DefaultAction\": \"SCMP_ACT_ERRNO\"}", EPERM_,
+		   READ_AS("DefaultAction", "defaultAction"));
+	DEFAULT_IS("{\"DEFAULTACTION\": \"SCMP_ACT_LOG\"}", SCMPC_ACT_LOG,
+		   READ_AS("DEFAULTACTION", "defaultAction"));
+	/* escapes are decoded before matching, as Go does */
+	DEFAULT_IS("{\"\\u0044efaultAction\": \"SCMP_ACT_LOG\"}", SCMPC_ACT_LOG,
+		   READ_AS("DefaultAction", "defaultAction"));
+
+	/* with the exact key, in either order: the later one counts */
+	DEFAULT_IS("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"DefaultAction\": \"SCMP_ACT_ERRNO\"}", EPERM_,
+		   SAME_FIELD("DefaultAction", "defaultAction", "DefaultAction", "defaultAction"));
+	DEFAULT_IS("{\"DefaultAction\": \"SCMP_ACT_ERRNO\", \"defaultAction\": \"SCMP_ACT_ALLOW\"}", ALLOW,
+		   SAME_FIELD("defaultAction", "DefaultAction", "defaultAction", "defaultAction"));
+	DEFAULT_IS("{\"DefaultAction\": \"SCMP_ACT_ERRNO\", \"DEFAULTACTION\": \"SCMP_ACT_LOG\"}",
+		   SCMPC_ACT_LOG,
+		   SAME_FIELD("DEFAULTACTION", "DefaultAction", "DEFAULTACTION", "defaultAction"));
+
+	/* json-c keeps a repeated key's last value at its first place, after
+	 * which "DefaultAction" would look last; in the text it is not */
+	p = PARSE_WARNS("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"DefaultAction\": \"SCMP_ACT_ERRNO\", "
+			"\"defaultAction\": \"SCMP_ACT_LOG\"}",
+			&o, DUP("defaultAction"),
+			SAME_FIELD("defaultAction", "DefaultAction", "defaultAction", "defaultAction"));
+	assert_int_equal(scmpc_policy_default_action(p), SCMPC_ACT_LOG);
+	scmpc_policy_free(p);
+	p = PARSE_WARNS("{\"DefaultAction\": \"SCMP_ACT_ERRNO\", \"defaultAction\": \"SCMP_ACT_ALLOW\", "
+			"\"DefaultAction\": \"SCMP_ACT_LOG\"}",
+			&o, DUP("DefaultAction"),
+			SAME_FIELD("DefaultAction", "defaultAction", "DefaultAction", "defaultAction"));
+	assert_int_equal(scmpc_policy_default_action(p), SCMPC_ACT_LOG);
+	scmpc_policy_free(p);
+
+	/* every object: entries and their arguments, paths as spelled */
+	p = PARSE_WARNS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"NAMES\": [\"read\"], "
+			"\"Action\": \"SCMP_ACT_ALLOW\", \"Args\": [{\"Index\": 0, \"VALUE\": 1, "
+			"\"ValueTwo\": 1, \"OP\": \"SCMP_CMP_MASKED_EQ\"}]}, {\"names\": [\"write\"], "
+			"\"action\": \"SCMP_ACT_LOG\", \"ErrnoRet\": 5}]}",
+			&o, READ_AS("syscalls[0].NAMES", "names"), READ_AS("syscalls[0].Action", "action"),
+			READ_AS("syscalls[0].Args", "args"), READ_AS("syscalls[0].Args[0].Index", "index"),
+			READ_AS("syscalls[0].Args[0].VALUE", "value"),
+			READ_AS("syscalls[0].Args[0].ValueTwo", "valueTwo"),
+			READ_AS("syscalls[0].Args[0].OP", "op"), READ_AS("syscalls[1].ErrnoRet", "errnoRet"),
+			"syscalls[1].ErrnoRet: ignored for SCMP_ACT_LOG (runc ignores it)");
+	CALL1(p, X86_64, "read", 1, ALLOW);
+	CALL1(p, X86_64, "read", 3, ALLOW);	/* (3 & 1) == 1 */
+	CALL1(p, X86_64, "read", 2, EPERM_);
+	CALL(p, X86_64, "write", SCMPC_ACT_LOG);
+	scmpc_policy_free(p);
+
+	/* "names" twice over: the later list */
+	p = PARSE_WARNS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"Names\": [\"read\"], "
+			"\"action\": \"SCMP_ACT_ALLOW\", \"names\": [\"write\"]}]}",
+			&o, SAME_FIELD("syscalls[0].names", "Names", "names", "names"));
+	CALL(p, X86_64, "write", ALLOW);
+	CALL(p, X86_64, "read", EPERM_);
+	scmpc_policy_free(p);
+}
+
+/* U+017F and U+212A fold to 's' and 'k'; no other character folds to an
+ * ASCII letter (not U+0130 or U+0131, whose folds are Turkic only). */
+static void keys_folded_unicode(void **state)
+{
+	(void)state;
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_policy *p;
+
+	/* "ſyscalls", raw UTF-8; "minKernel" with a Kelvin sign, escaped: 6.8
+	 * is below 6.9, so the entry goes (read as anything else, it would
+	 * stay and allow read) */
+	p = PARSE_WARNS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"" LONG_S "yscalls\": [{\"names\": "
+			"[\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"includes\": {\"min\\u212aernel\": "
+			"\"6.9\"}}, {\"names\": [\"write\"], \"action\": \"SCMP_ACT_ALLOW\"}]}",
+			&o,
+			LONG_S "yscalls: read as \"syscalls\" (" CASE_NOTE
+			       ", and take U+017F (long s) for 's')",
+			LONG_S "yscalls[0].includes.min" KELVIN "ernel: read as \"minKernel\" (" CASE_NOTE
+			       ", and take U+212A (Kelvin sign) for 'k')");
+	CALL(p, X86_64, "read", EPERM_);
+	CALL(p, X86_64, "write", ALLOW);
+	scmpc_policy_free(p);
+
+	/* escaped long s, Kelvin sign raw and as the only key of its field */
+	p = PARSE_WARNS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"read\"], "
+			"\"action\": \"SCMP_ACT_ALLOW\", \"EXCLUDES\": {\"cap\\u017f\": [\"CAP_" KELVIN
+			"ILL\"]}}]}",
+			&o, READ_AS("syscalls[0].EXCLUDES", "excludes"),
+			"syscalls[0].EXCLUDES.cap" LONG_S ": read as \"caps\" (" CASE_NOTE
+			", and take U+017F (long s) for 's')");
+	/* values are not folded: "CAP_\u212aILL" is no capability Docker has */
+	CALL(p, X86_64, "read", ALLOW);
+	scmpc_policy_free(p);
+
+	/* dotless i (U+0131) and capital I with dot (U+0130) name nothing */
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"read\"], "
+		   "\"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"\\u0131ndex\": 0, \"value\": 1, "
+		   "\"op\": \"SCMP_CMP_EQ\"}]}]}",
+		   "syscalls[0].args[0].index", "missing required \"index\"");
+	p = PARSE_WARNS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"read\"], "
+			"\"action\": \"SCMP_ACT_ALLOW\", \"\\u0130ncludes\": {\"caps\": [\"CAP_SYS_ADMIN\"]}, "
+			"\"comment\": \"\"}]}",
+			&o, "syscalls[0]: unknown key \"\xc4\xb0ncludes\" ignored");
+	CALL(p, X86_64, "read", ALLOW);
+	scmpc_policy_free(p);
+	/* nor do Go's v2 extras: '_' and '-' count */
+	DEFAULT_IS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"default_action\": \"SCMP_ACT_ALLOW\"}", EPERM_,
+		   "unknown key \"default_action\" ignored");
+}
+
+/* Keys that fold to no field are ignored, as before; a NUL character makes
+ * a key no field's, although json-c cuts the key there. */
+static void keys_not_fields(void **state)
+{
+	(void)state;
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_policy *p;
+
+	DEFAULT_IS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultAction\\u0000\": \"SCMP_ACT_ALLOW\"}",
+		   EPERM_, "unknown key \"defaultAction?\" ignored");
+	DEFAULT_IS("{\"defaultAction\\u0000x\": \"SCMP_ACT_ALLOW\", \"defaultAction\": \"SCMP_ACT_ERRNO\"}",
+		   EPERM_, "unknown key \"defaultAction?x\" ignored");
+	/* nor does such a key make a config.json */
+	DEFAULT_IS("{\"linux\\u0000\": {}, \"defaultAction\": \"SCMP_ACT_LOG\"}", SCMPC_ACT_LOG,
+		   "unknown key \"linux?\" ignored");
+	/* one warning per key, however often it is repeated */
+	p = PARSE_WARNS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"bogus\": 1, \"Bogus\": 2, \"bogus\": 3}",
+			&o, DUP("bogus"), "unknown key \"bogus\" ignored", "unknown key \"Bogus\" ignored");
+	scmpc_policy_free(p);
+	/* a Docker field in an OCI profile, in any case */
+	o.flavor = SCMPC_JSON_OCI;
+	p = PARSE_WARNS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"ArchMap\": [], \"syscalls\": [{\"names\": "
+			"[\"write\"], \"action\": \"SCMP_ACT_ALLOW\", \"Name\": \"read\"}]}",
+			&o, "\"ArchMap\" is a Docker profile field; ignored in an OCI profile",
+			"syscalls[0]: \"Name\" is a Docker profile field; ignored in an OCI profile");
+	CALL(p, X86_64, "read", EPERM_);
+	CALL(p, X86_64, "write", ALLOW);
+	scmpc_policy_free(p);
+	/* and a Docker field spelled otherwise still makes a Docker profile */
+	o.flavor = SCMPC_JSON_AUTO;
+	p = PARSE_WARNS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"NAME\": \"write\", "
+			"\"action\": \"SCMP_ACT_ALLOW\"}]}",
+			&o, READ_AS("syscalls[0].NAME", "name"));
+	CALL(p, X86_64, "write", ALLOW);
+	scmpc_policy_free(p);
+}
+
+/* What Go makes of null and of a wrong value that a later key replaces. */
+static void keys_null_and_types(void **state)
+{
+	(void)state;
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_policy *p;
+
+	/* null leaves a string as it was */
+	DEFAULT_IS("{\"defaultAction\": \"SCMP_ACT_LOG\", \"DefaultAction\": null}", SCMPC_ACT_LOG,
+		   "defaultAction: duplicate key: \"DefaultAction\" and \"defaultAction\" are both "
+		   "\"defaultAction\" to runc and Docker, which match keys without regard to case; null "
+		   "does not unset it, so the last other value counts");
+	DEFAULT_IS("{\"defaultAction\": \"SCMP_ACT_LOG\", \"defaultAction\": null}", SCMPC_ACT_LOG,
+		   DUP("defaultAction"));
+	/* and unsets a pointer: the ERRNO default's errno is EPERM again */
+	DEFAULT_IS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 5, "
+		   "\"DefaultErrnoRet\": null}",
+		   EPERM_,
+		   SAME_FIELD("DefaultErrnoRet", "defaultErrnoRet", "DefaultErrnoRet", "defaultErrnoRet"));
+	/* an argument's numbers are not pointers */
+	p = PARSE_WARNS("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": "
+			"[\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, "
+			"\"value\": 7, \"Value\": null, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+			&o,
+			"syscalls[0].args[0].value: duplicate key: \"Value\" and \"value\" are both "
+			"\"value\" to runc and Docker, which match keys without regard to case; null does "
+			"not unset it, so the last other value counts");
+	CALL1(p, X86_64, "read", 7, ALLOW);
+	CALL1(p, X86_64, "read", 0, EPERM_);
+	scmpc_policy_free(p);
+
+	/* Go fails on a value of the wrong type even where it is replaced */
+	EXPECT_ERR("{\"defaultErrnoRet\": \"x\", \"defaultAction\": \"SCMP_ACT_ERRNO\", "
+		   "\"DefaultErrnoRet\": 1}",
+		   "defaultErrnoRet", "expected an unsigned integer, got a string");
+	EXPECT_ERR("{\"defaultAction\": 1, \"defaultAction\": \"SCMP_ACT_ERRNO\"}", "defaultAction",
+		   "expected a string, got a number");
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"read\"], "
+		   "\"action\": \"SCMP_ACT_ALLOW\", \"includes\": {\"minKernel\": \"6\", \"MinKernel\": "
+		   "\"6.1\"}}]}",
+		   "syscalls[0].includes.minKernel",
+		   "invalid kernel version \"6\": expected \"<kernel>.<major>\"");
+	/* errors name the key as written */
+	EXPECT_ERR("{\"DefaultAction\": \"SCMP_ACT_BOGUS\"}", "DefaultAction",
+		   "unknown action \"SCMP_ACT_BOGUS\"");
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"read\"], "
+		   "\"ACTION\": null}]}",
+		   "syscalls[0].ACTION", "missing required \"action\"");
+}
+
+/* Go decodes a second object into the first, and a second array into the
+ * first one's elements: refused, exact or folded, null or not. */
+static void keys_merged(void **state)
+{
+	(void)state;
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = NULL;
+	/* Go: value 8 survives from the first array into the second's
+	 * element; keeping the last array would lose it */
+	const char *args = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
+			   "[\"personality\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, "
+			   "\"value\": 8, \"op\": \"SCMP_CMP_EQ\"}], \"args\": [{\"index\": 0, \"op\": "
+			   "\"SCMP_CMP_NE\"}]}]}";
+
+	/* no "the last value counts" for the key refused */
+	assert_int_equal(scmpc_policy_from_json(args, strlen(args), &o, &p, d), -EINVAL);
+	assert_null(p);
+	assert_string_equal(scmpc_diag_where(d), "syscalls[0].args");
+	assert_string_equal(scmpc_diag_message(d), MERGED);
+	assert_int_equal(scmpc_diag_warning_count(d), 0);
+	/* other duplicates still get theirs */
+	scmpc_diag_clear(d);
+	const char *two = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultAction\": \"SCMP_ACT_LOG\", "
+			  "\"syscalls\": [], \"syscalls\": []}";
+	assert_int_equal(scmpc_policy_from_json(two, strlen(two), &o, &p, d), -EINVAL);
+	assert_string_equal(scmpc_diag_where(d), "syscalls");
+	assert_string_equal(scmpc_diag_message(d), MERGED);
+	assert_int_equal(scmpc_diag_warning_count(d), 1);
+	assert_string_equal(scmpc_diag_warning(d, 0), DUP("defaultAction"));
+	scmpc_diag_free(d);
+
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"read\"], "
+		   "\"action\": \"SCMP_ACT_ALLOW\", \"Includes\": {\"caps\": [\"CAP_SYS_ADMIN\"]}, "
+		   "\"includes\": {\"arches\": [\"amd64\"]}}]}",
+		   "syscalls[0].includes", MERGED_AS("Includes", "includes", "includes"));
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [], \"Syscalls\": null}",
+		   "Syscalls", MERGED_AS("syscalls", "Syscalls", "syscalls"));
+	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"archMap\": [], \"ARCHMAP\": [], "
+		   "\"syscalls\": []}",
+		   "ARCHMAP", MERGED_AS("archMap", "ARCHMAP", "archMap"));
+	EXPECT_ERR("{\"ociVersion\": \"1.0.2\", \"linux\": {\"seccomp\": {\"defaultAction\": "
+		   "\"SCMP_ACT_ERRNO\"}}, \"Linux\": {}}",
+		   "Linux", MERGED_AS("linux", "Linux", "linux"));
+	EXPECT_ERR("{\"ociVersion\": \"1.0.2\", \"linux\": {\"seccomp\": {\"defaultAction\": "
+		   "\"SCMP_ACT_ERRNO\"}, \"seccomp\": {\"defaultAction\": \"SCMP_ACT_ALLOW\"}}}",
+		   "linux.seccomp", MERGED);
+}
+
+/* config.json: runc decodes the whole file the same way. */
+static void keys_folded_config(void **state)
+{
+	(void)state;
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_policy *p;
+
+	p = PARSE_WARNS("{\"ociVersion\": \"1.0.2\", \"Linux\": {\"SecComp\": {\"defaultAction\": "
+			"\"SCMP_ACT_LOG\", \"DefaultAction\": \"SCMP_ACT_ERRNO\"}}}",
+			&o, READ_AS("Linux", "linux"), READ_AS("Linux.SecComp", "seccomp"),
+			SAME_FIELD("Linux.SecComp.DefaultAction", "defaultAction", "DefaultAction",
+				   "defaultAction"));
+	assert_int_equal(scmpc_policy_default_action(p), EPERM_);
+	scmpc_policy_free(p);
+	/* a key folding to "ociVersion" or "linux" makes a config.json */
+	EXPECT_ERR("{\"OCIVERSION\": \"1.0.2\", \"defaultAction\": \"SCMP_ACT_ERRNO\"}", "linux.seccomp",
+		   "config.json has no linux.seccomp");
+	EXPECT_ERR("{\"LINUX\": {}}", "LINUX.seccomp", "config.json has no linux.seccomp");
+	EXPECT_ERR("{\"linux\": {\"Seccomp\": {\"defaultAction\": \"SCMP_ACT_BOGUS\"}}}",
+		   "linux.Seccomp.defaultAction", "unknown action \"SCMP_ACT_BOGUS\"");
+	/* integers past 64 bits matter below linux.seccomp however spelled */
+	EXPECT_ERR("{\"Linux\": {\"seccomp\": {\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": "
+		   "18446744073709551616}}}",
+		   "Linux.seccomp.defaultErrnoRet", "18446744073709551616 does not fit in 64 bits");
+	p = PARSE_QUIET("{\"process\": {\"rlimits\": [{\"hard\": 18446744073709551616}]}, \"linux\": "
+			"{\"seccomp\": {\"defaultAction\": \"SCMP_ACT_LOG\"}}}",
+			&o);
+	scmpc_policy_free(p);
+
+	/* the text check's prefix: keys matched as Go does, whole keys only */
+	scmpc_diag *d = scmpc_diag_new();
+	const char *folded = "{\"LINUX\": {\"\\u017feccomp\": {\"x\": 18446744073709551616}}}";
+	const char *longer = "{\"linuxx\": {\"seccomp\": 18446744073709551616}}";
+	assert_int_equal(json_text_check(folded, strlen(folded), "linux.seccomp", d), -EINVAL);
+	assert_string_equal(scmpc_diag_where(d), "LINUX." LONG_S "eccomp.x");
+	scmpc_diag_clear(d);
+	assert_int_equal(json_text_check(longer, strlen(longer), "linux.seccomp", d), 0);
+	scmpc_diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1210,6 +1878,19 @@ int main(void)
 		cmocka_unit_test(field_errors),
 		cmocka_unit_test(api_edges),
 		cmocka_unit_test(hostile_input),
+		cmocka_unit_test(duplicate_keys),
+		cmocka_unit_test(duplicate_keys_bounded),
+		cmocka_unit_test(duplicate_keys_large_object),
+		cmocka_unit_test(duplicate_keys_in_profiles),
+		cmocka_unit_test(keys_folded),
+		cmocka_unit_test(keys_folded_unicode),
+		cmocka_unit_test(keys_not_fields),
+		cmocka_unit_test(keys_null_and_types),
+		cmocka_unit_test(keys_merged),
+		cmocka_unit_test(keys_folded_config),
+		cmocka_unit_test(encodings),
+		cmocka_unit_test(comments_and_commas),
+		cmocka_unit_test(unexpected_characters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

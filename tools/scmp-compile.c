@@ -26,6 +26,7 @@
 
 #include "scmpc.h"
 #include "internal.h"	/* arch_table_max(); policy rules for diff's probe values */
+#include "json_text.h"	/* json_text_is_filter(): compile given a .bpf */
 
 #define PROG_NAME "scmp-compile"
 
@@ -1539,10 +1540,17 @@ static int load_policy_text(const struct cli *c, const char *name, const char *t
 			    enum scmpc_arch target, scmpc_policy **out)
 {
 	struct scmpc_json_opts o;
-	scmpc_diag *d = scmpc_diag_new();
+	scmpc_diag *d;
 	int rc;
 
-	if (!d) {
+	/* The library can only say what the bytes are; which command takes
+	 * them is for the CLI to say. */
+	if (json_text_is_filter(text, len)) {
+		errorf("%s: not a JSON policy (it looks like a compiled filter: use 'inspect')", name);
+		*out = NULL;
+		return -1;
+	}
+	if (!(d = scmpc_diag_new())) {
 		errorf("%s", strerror(ENOMEM));
 		return -1;
 	}
