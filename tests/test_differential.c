@@ -51,7 +51,10 @@
  * one argument, numbers it cannot name) are not compared with it.
  *
  * Random policies: SCMPC_SEED, SCMPC_RANDOM_COUNT (1000, 300 under ASan);
- * SCMPC_RANDOM_ONLY=I replays policy I of the seed alone.
+ * SCMPC_RANDOM_ONLY=I replays policy I of the seed alone.  Most have a
+ * few to a few dozen rules, so that a failure is easy to read; one in 32
+ * also covers a random share of each ABI's whole table (add_bulk()), the
+ * size of real allow-lists.
  *
  * Shrinking.  The first MAX_SHRUNK failing policies of a run (random or
  * profile) are shrunk (tests/shrink.c) to a local minimum that still fails
@@ -883,7 +886,7 @@ static const char *const pool_names[] = {
 static const uint32_t pool_actions[] = {
 	SCMPC_ACT_ALLOW, SCMPC_ACT_ALLOW, SCMPC_ACT_ALLOW, SCMPC_ACT_LOG, SCMPC_ACT_ERRNO(1),
 	SCMPC_ACT_ERRNO(13), SCMPC_ACT_ERRNO(38), SCMPC_ACT_TRAP, SCMPC_ACT_TRACE(7),
-	SCMPC_ACT_KILL_THREAD, SCMPC_ACT_KILL_PROCESS,
+	SCMPC_ACT_KILL_THREAD, SCMPC_ACT_KILL_PROCESS, SCMPC_ACT_USER_NOTIF,
 };
 
 static const uint64_t pool_consts[] = {
@@ -1015,6 +1018,33 @@ static void add_number_run(struct testutil_rng *r, scmpc_policy *p)
 	}
 }
 
+/* Allow-list sized policies: on each ABI a random share of its whole table
+ * (a few to several hundred calls; a thousand and more over three ABIs),
+ * mostly unconditional, some with a condition, a few repeated. */
+static void add_bulk(struct testutil_rng *r, scmpc_policy *p)
+{
+	for (size_t k = 0; k < p->narches; k++) {
+		enum scmpc_arch a = p->arches[k];
+		uint32_t base = arch_info(a)->nr_base, top = arch_table_max(a) - base;
+		uint32_t share = testutil_rng_below(r, 101);
+		uint32_t act = pool_actions[testutil_rng_below(r, ARRAY_SIZE(pool_actions))];
+
+		for (uint32_t i = 0; i <= top; i++) {
+			char name[64];
+			if (testutil_rng_below(r, 100) >= share ||
+			    !scmpc_syscall_name(a, base + i, name, sizeof(name)))
+				continue;
+			struct scmpc_cond c = rand_cond(r, testutil_rng_below(r, 6));
+			c.flags = 0;	/* keep libseccomp in the comparison */
+			uint32_t ra = testutil_rng_below(r, 4) ? act
+				    : pool_actions[testutil_rng_below(r, ARRAY_SIZE(pool_actions))];
+			add(p, NULL, base + i, a, ra, &c, testutil_rng_below(r, 8) == 0);
+			if (testutil_rng_below(r, 50) == 0)
+				add(p, NULL, base + i, a, ra, NULL, 0);
+		}
+	}
+}
+
 static scmpc_policy *random_policy(struct testutil_rng *r)
 {
 	static const enum scmpc_arch groups[][3] = {
@@ -1029,7 +1059,10 @@ static scmpc_policy *random_policy(struct testutil_rng *r)
 	};
 	static const uint32_t badarch[] = { SCMPC_ACT_KILL_PROCESS, SCMPC_ACT_KILL_THREAD,
 					    SCMPC_ACT_TRAP, SCMPC_ACT_ERRNO(1) };
-	uint32_t def = pool_actions[testutil_rng_below(r, ARRAY_SIZE(pool_actions))];
+	uint32_t def;
+	do	/* libseccomp refuses to notify by default */
+		def = pool_actions[testutil_rng_below(r, ARRAY_SIZE(pool_actions))];
+	while (def == SCMPC_ACT_USER_NOTIF);
 	scmpc_policy *p = scmpc_policy_new(def);
 	assert_non_null(p);
 
@@ -1101,6 +1134,8 @@ static scmpc_policy *random_policy(struct testutil_rng *r)
 			add(p, name, 0, SCMPC_ARCH_NONE, act, c, n);
 		}
 	}
+	if (testutil_rng_below(r, 32) == 0)
+		add_bulk(r, p);
 	return p;
 }
 
@@ -1145,7 +1180,8 @@ static void test_random(void **state)
 		(unsigned long long)seed, count);
 
 	unsigned long failed = 0, probes = 0, compared[NPROG] = { 0 }, why_total[NWHY] = { 0 };
-	unsigned lsc_policies = 0, failing[20];
+	unsigned lsc_policies = 0, failing[20], large = 0, large_lsc = 0;
+	size_t largest = 0;
 	for (unsigned i = 0; i < count; i++) {
 		if (only >= 0 && i != (unsigned long)only)
 			continue;
@@ -1155,10 +1191,15 @@ static void test_random(void **state)
 			 (unsigned long long)seed);
 		struct diff t;
 		struct diff_cfg cfg = { .quiet = true, .mutate = injected };
+		if (p->nrules >= 100) {
+			large++;
+			largest = p->nrules > largest ? p->nrules : largest;
+		}
 		if (diff_init(&t, label, p, &cfg)) {
 			run_probes(&t, false);
 			probes += t.probes;
 			lsc_policies += t.have[P_LSC1];
+			large_lsc += p->nrules >= 100 && t.have[P_LSC1];
 			for (int k = 0; k < NPROG; k++)
 				compared[k] += t.count[k][W_EQUAL] + t.count[k][W_UNKNOWN];
 			for (int w = 0; w < NWHY; w++)
@@ -1174,7 +1215,9 @@ static void test_random(void **state)
 		scmpc_policy_free(p);
 	}
 	fprintf(stderr, "random: %lu probes; %u of %u policies compiled by libseccomp (%u compiles "
-		"abandoned: libseccomp looped)\n", probes, lsc_policies, count, lsc_hangs);
+		"abandoned: libseccomp looped); %u policies of 100 rules or more (the largest %zu, "
+		"%u of them compiled by libseccomp)\n", probes, lsc_policies, count, lsc_hangs, large,
+		largest, large_lsc);
 	for (int k = 0; k < NPROG; k++)
 		fprintf(stderr, "  %-14s %lu decisions compared\n", prog_name[k], compared[k]);
 	fprintf(stderr, "  libseccomp-L2 by kind:");
