@@ -129,8 +129,10 @@ struct call_key {
 	uint8_t slot;		/* 0-5: 64-bit compare of args[slot]; 6-11: low word of args[slot - 6] */
 	bool upper;		/* order: x < value; else x >= value */
 };
+#define CALL_INDEX_MIN 8	/* calls with at most this many rules are scanned */
 struct call_index {
 	uint32_t nr;
+	bool filed;		/* false: too few rules to file; eval_on_view() decides */
 	size_t lo, hi;		/* v->rs range of NR */
 	struct call_key *keys;	/* equalities by (slot, value) */
 	size_t nkeys;

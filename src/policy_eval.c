@@ -152,6 +152,10 @@ int call_index_init(struct call_index *ix, const scmpc_policy *p, const struct a
 	ix->nr = nr;
 	arch_view_find(v, nr, &ix->lo, &ix->hi);
 	size_t n = ix->hi - ix->lo;
+	/* A few rules are quicker to try than to file. */
+	if (n <= CALL_INDEX_MIN)
+		return 0;
+	ix->filed = true;
 	ix->keys = malloc((n ? n : 1) * sizeof(*ix->keys));
 	ix->bounds = malloc((n ? n : 1) * sizeof(*ix->bounds));
 	ix->scan = malloc((n ? n : 1) * sizeof(*ix->scan));
@@ -247,7 +251,7 @@ uint32_t eval_indexed(const scmpc_policy *p, const struct arch_view *v,
 
 	if (rule)
 		*rule = -1;
-	if ((uint32_t)sd->nr != ix->nr)
+	if ((uint32_t)sd->nr != ix->nr || !ix->filed)
 		return eval_on_view(p, v, sd, rule);
 	if (ix->nr == 0xffffffffU)
 		return p->def_action;
