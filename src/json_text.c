@@ -166,9 +166,8 @@ static bool wide_text(const unsigned char *u, size_t n, size_t width, bool le)
 	return true;
 }
 
-/* "UTF-16" or "UTF-32" when S is text in one of them, else NULL.  A byte
- * order mark settles it: FF and FE never occur in UTF-8. */
-static const char *wide_encoding(const char *s, size_t n)
+/* A byte order mark settles it: FF and FE never occur in UTF-8. */
+const char *json_text_wide_encoding(const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 
@@ -197,12 +196,12 @@ bool json_text_is_filter(const char *s, size_t n)
 		le = le && !u[i + 1];
 		be = be && !u[i];
 	}
-	return (le || be) && !wide_encoding(s, n);
+	return (le || be) && !json_text_wide_encoding(s, n);
 }
 
 int json_text_precheck(const char *s, size_t n, scmpc_diag *d)
 {
-	const char *enc = wide_encoding(s, n), *nul;
+	const char *enc = json_text_wide_encoding(s, n), *nul;
 
 	if (enc)
 		return diag_err(d, -EINVAL, NULL, "the file is %s; save it as UTF-8", enc);

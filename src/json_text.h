@@ -18,6 +18,9 @@
  * levels more, and neither comes close to 64. */
 #define JSON_MAX_DEPTH 64
 
+/* "UTF-16" or "UTF-32" when S is text in one of them, else NULL. */
+const char *json_text_wide_encoding(const char *s, size_t n);
+
 /* S has the shape of a compiled classic BPF program (an array of struct
  * sock_filter in either byte order), not of text. */
 bool json_text_is_filter(const char *s, size_t n);

@@ -26,7 +26,7 @@
 
 #include "scmpc.h"
 #include "internal.h"	/* arch_table_max(); policy rules for diff's probe values */
-#include "json_text.h"	/* json_text_is_filter(): compile given a .bpf */
+#include "json_text.h"	/* a .bpf given as a policy, and the reverse */
 
 #define PROG_NAME "scmp-compile"
 
@@ -1677,7 +1677,9 @@ static int load_filter(const struct cli *c, const char *path, enum scmpc_arch ta
 	f->name = display_name(path);
 	if (read_input(path, &buf, &len))
 		return -1;
-	if (looks_like_json(buf, len)) {
+	/* Text in UTF-16 or UTF-32 is a policy saved in the wrong encoding:
+	 * the JSON front end says so, where the .bpf reader would not. */
+	if (looks_like_json(buf, len) || json_text_wide_encoding(buf, len)) {
 		rc = load_policy_text(c, f->name, buf, len, target, &f->policy);
 		if (!rc)
 			rc = compile_policy(f->name, f->policy, &f->prog);
