@@ -15,13 +15,14 @@
  *  - the optimized and the naive program, a reference evaluator written
  *    here from include/scmpc.h, and (sampled) scmpc_policy_eval() give the
  *    same action on probe points chosen here, independently of the
- *    library's own probe set and evaluator.
+ *    library's own probe set and evaluator (the base vectors come from
+ *    rule_witness(), which the library's semantic check does not use).
  */
 #include <linux/audit.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "fuzz_common.h"
-#include "internal.h"	/* arch_table_max(): where "unknown" starts */
+#include "internal.h"	/* arch_table_max(), rule_witness() */
 
 #define MAX_RULES 24
 #define MAX_CONDS 6
@@ -436,32 +437,6 @@ static uint32_t ref_decide(const struct decoded *dc, const struct resolved_rules
 
 /* ------------------------------------------------------------ probing */
 
-/* A vector meeting every condition of RU (where they can all be met). */
-static void satisfying(const struct rule *ru, uint64_t *args)
-{
-	memset(args, 0, 6 * sizeof(*args));
-	for (size_t c = 0; c < ru->nconds; c++) {
-		const struct scmpc_cond *cd = &ru->conds[c];
-		uint64_t v = cd->value;
-
-		switch (cd->op) {
-		case SCMPC_OP_NE:
-		case SCMPC_OP_GT:
-			v++;
-			break;
-		case SCMPC_OP_LT:
-			v = v ? v - 1 : 0;
-			break;
-		case SCMPC_OP_MASKED_EQ:
-			v = cd->value2;
-			break;
-		default:
-			break;
-		}
-		args[cd->arg] = v;
-	}
-}
-
 /* Values around condition CD: each side of it, in both words. */
 static size_t around(const struct scmpc_cond *cd, uint64_t *out)
 {
@@ -506,7 +481,7 @@ static void probes_for_nr(struct probes *pr, const scmpc_policy *p, const struct
 
 		if (!ru->nconds || !rr->ok[ai][i] || rr->nr[ai][i] != nr)
 			continue;
-		satisfying(ru, base);
+		rule_witness(ru, base);
 		probe_add(pr, audit, nr, base);
 		for (size_t c = 0; c < ru->nconds; c++) {
 			size_t nv = around(&ru->conds[c], vals);

@@ -150,6 +150,12 @@ void call_index_fini(struct call_index *ix);
 uint32_t eval_indexed(const scmpc_policy *p, const struct arch_view *v,
 		      const struct call_index *ix, const struct seccomp_data *sd, int *rule);
 
+/* Arguments meeting every condition of R where one value per condition
+ * does (two conditions on one argument may contradict): a base from which
+ * probes vary single arguments, to reach differences behind AND-ed
+ * conditions.  Shared by the CLI's diff and the compiler fuzzer. */
+void rule_witness(const struct rule *r, uint64_t args[6]);
+
 /* The whole policy's decision, given views[i] for p->arches[i]. */
 uint32_t policy_decide(const scmpc_policy *p, const struct arch_view *views,
 		       const struct seccomp_data *sd, int *rule);

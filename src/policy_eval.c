@@ -75,6 +75,31 @@ uint32_t eval_on_view(const scmpc_policy *p, const struct arch_view *v,
 	return p->rules[v->rs[best].rule].action;
 }
 
+void rule_witness(const struct rule *r, uint64_t args[6])
+{
+	memset(args, 0, 6 * sizeof(*args));
+	for (size_t c = 0; c < r->nconds; c++) {
+		const struct scmpc_cond *cd = &r->conds[c];
+		uint64_t v = cd->value;
+
+		switch (cd->op) {
+		case SCMPC_OP_NE:
+		case SCMPC_OP_GT:
+			v++;
+			break;
+		case SCMPC_OP_LT:
+			v = v ? v - 1 : 0;
+			break;
+		case SCMPC_OP_MASKED_EQ:
+			v = cd->value2;
+			break;
+		default:
+			break;
+		}
+		args[cd->arg] = v;
+	}
+}
+
 /* ------------------------------------------------------------ call index */
 
 static int cmp_keys(const void *a, const void *b)

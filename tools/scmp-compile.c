@@ -1472,35 +1472,6 @@ static int probe_vals_finish(struct probe_vals *pv)
 	return 0;
 }
 
-/* A vector meeting every condition of a rule, as a base from which single
- * arguments are varied; that finds differences behind AND-ed conditions. */
-static void satisfying_args(const struct rule *r, uint64_t *args)
-{
-	memset(args, 0, 6 * sizeof(*args));
-	for (size_t c = 0; c < r->nconds; c++) {
-		const struct scmpc_cond *cd = &r->conds[c];
-		uint64_t v = cd->value;
-
-		if (cd->arg > 5)
-			continue;
-		switch (cd->op) {
-		case SCMPC_OP_NE:
-		case SCMPC_OP_GT:
-			v = v + 1;
-			break;
-		case SCMPC_OP_LT:
-			v = v ? v - 1 : 0;
-			break;
-		case SCMPC_OP_MASKED_EQ:
-			v = cd->value2;
-			break;
-		default:
-			break;
-		}
-		args[cd->arg] = v;
-	}
-}
-
 static bool rule_names(const struct rule *r, enum scmpc_arch a, uint32_t nr)
 {
 	if (!r->name)
@@ -1530,7 +1501,7 @@ static void bases_init(struct bases *b, const struct filter *const *fs, size_t n
 
 		for (size_t r = 0; p && r < p->nrules && b->n < MAX_BASES; r++)
 			if (p->rules[r].nconds && rule_names(&p->rules[r], a, nr))
-				satisfying_args(&p->rules[r], b->v[b->n++]);
+				rule_witness(&p->rules[r], b->v[b->n++]);
 	}
 }
 
