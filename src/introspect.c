@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * Reading back a thread's filters (seccomp-reference.md §5.4).  The kernel
- * keeps each filter's original cBPF, so what comes back can be inspected,
- * fed to the cache analyzer, and measured against the chain budget exactly.
+ * Reading back a thread's filters: PTRACE_SECCOMP_GET_FILTER (kernel/ptrace.c,
+ * kernel/seccomp.c `seccomp_get_filter`, Linux 4.4+) on a ptrace-stopped
+ * tracee, by a caller with CAP_SYS_ADMIN that is not itself under seccomp.
+ * Index 0 is the oldest filter; the call returns the instruction count and
+ * fills the buffer when one is given.  The kernel keeps each filter's
+ * original cBPF, before its own rewriting, so what comes back can be
+ * inspected, fed to the cache analyzer, and measured against the chain
+ * budget exactly.
  */
 #include <signal.h>
 #include <stdio.h>

@@ -725,7 +725,11 @@ static int action_of(struct jctx *c, const char *s, const char *where, uint32_t 
 			return 0;
 		}
 	}
-	return jerr(c, where, "unknown action \"%s\"", s);
+	/* jerr() always gives -EINVAL, but it is variadic and never inlined:
+	 * returning the constant lets the compiler see that a 0 here always
+	 * comes with *ACT and *DATA set. */
+	jerr(c, where, "unknown action \"%s\"", s);
+	return -EINVAL;
 }
 
 /* Podman writes errno names ("ENOSYS") next to, or instead of, numbers.

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * The loader (seccomp-reference.md §3.1, §3.6, §5).  A filter is permanent,
- * and the kernel explains a refusal with a bare errno, so everything the
- * kernel would check, and everything it would silently get wrong (an action
- * or flag it does not know), is checked here first with a message that says
- * what to change.
+ * The loader: seccomp(2) SECCOMP_SET_MODE_FILTER, or prctl(PR_SET_SECCOMP)
+ * where seccomp(2) is missing.  The kernel (kernel/seccomp.c
+ * `seccomp_set_mode_filter`) checks the flags, the length (1..4096), the
+ * privilege (no_new_privs or CAP_SYS_ADMIN, else EACCES), the program, then
+ * the chain's instruction budget, and the first failure decides the errno.
+ * A filter is permanent, and the kernel explains a refusal with a bare
+ * errno, so everything the kernel would check, and everything it would
+ * silently get wrong (an action or flag it does not know), is checked here
+ * first with a message that says what to change.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -579,7 +583,9 @@ static int do_load(const struct sock_filter *insns, size_t len, const struct scm
 	if (!no_seccomp) {
 		ret = sys_seccomp(SECCOMP_SET_MODE_FILTER, flags, &fprog);
 		e = errno;
-		/* A filter may answer ENOSYS for seccomp(2) alone (§5.3). */
+		/* seccomp(2) is missing before Linux 3.17, and a parent filter
+		 * may answer ENOSYS for it alone; prctl(PR_SET_SECCOMP) reaches
+		 * the same kernel code with no flags. */
 		no_seccomp = ret < 0 && e == ENOSYS && !flags && !(o->flags & SCMPC_LOAD_NO_PRCTL);
 	}
 	if (no_seccomp) {

@@ -221,9 +221,11 @@ int call_index_init(struct call_index *ix, const scmpc_policy *p, const struct a
 	 * are a suffix (x < bound: the bounds above x) or a prefix (x >=
 	 * bound): each key keeps the best rule from it to the run's end, or
 	 * from the run's start to it. */
-	for (size_t s = 0, e; s < ix->nbounds; s = e) {
-		struct call_key *b = ix->bounds;
-		for (e = s; e < ix->nbounds && b[e].slot == b[s].slot && b[e].upper == b[s].upper; e++)
+	struct call_key *b = ix->bounds;
+	const size_t nb = ix->nbounds;	/* a local: stores to b[].best cannot change it */
+	for (size_t s = 0, e; s < nb; s = e) {
+		/* The run is b[s..e), never empty. */
+		for (e = s + 1; e < nb && b[e].slot == b[s].slot && b[e].upper == b[s].upper; e++)
 			;
 		if (b[s].upper) {
 			for (size_t k = e - 1; k-- > s;)

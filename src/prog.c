@@ -8,10 +8,14 @@
 #include <string.h>
 #include "internal.h"
 
+/* On failure *OUT is NULL.  diag_err() lives in diag.c, so the compiler
+ * cannot tell that what it returns is negative; without this it takes the
+ * callers' `if (r < 0) return r;` as a way to reach *OUT unset. */
 static int prog_alloc(size_t len, scmpc_prog **out, scmpc_diag *d)
 {
 	scmpc_prog *p;
 
+	*out = NULL;
 	if (len > SIZE_MAX / sizeof(struct sock_filter))
 		return diag_err(d, -EOVERFLOW, NULL, "program of %zu instructions is too large", len);
 	p = calloc(1, sizeof(*p));

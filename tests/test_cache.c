@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * The action-cache predictor: seccomp_is_const_allow() (seccomp-reference.md
- * §4.2), chain intersection (§4.4) and the uprobe exception (§4.5).  Every
- * expectation is worked out by hand from those rules.
+ * The action-cache predictor, after kernel/seccomp.c (Linux 5.11+):
+ * seccomp_is_const_allow() walks the one path a program takes knowing only
+ * nr and arch (A starts at 0; `ld [0]`/`ld [4]`, K-form jeq/jge/jgt/jset,
+ * `and #k` and ja are followed, anything else gives up) and is true iff it
+ * ends at `ret 0x7fff0000`; seccomp_cache_prepare_bitmap() intersects each
+ * new filter's bitmap with the previous filter's, so the chain caches only
+ * what every filter allows; seccomp_uprobe_exception() makes x86_64's
+ * uretprobe (6.14+) and uprobe (6.18+) always allowed.  Every expectation
+ * is worked out by hand from those rules.
  */
 #include <setjmp.h>
 #include <stdarg.h>

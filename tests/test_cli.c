@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "scmpc.h"
+#include "testutil.h"
 
 struct result {
 	int status;		/* exit status, or 128 + signal */
@@ -38,12 +39,6 @@ static const char *cli_path(void)
 {
 	const char *p = getenv("SCMP_COMPILE");
 	return p && *p ? p : "tools/scmp-compile";
-}
-
-static const char *policies_dir(void)
-{
-	const char *p = getenv("SCMPC_POLICIES");
-	return p && *p ? p : "../shared/policies";
 }
 
 static char *path_in(const char *dir, const char *name)
@@ -61,9 +56,20 @@ static char *tmp(const char *name)
 	return path_in(tmpdir, name);
 }
 
+/* A packaged profile by short name (testutil.h); a missing one fails the
+ * test with the package to install. */
 static char *policy(const char *name)
 {
-	return path_in(policies_dir(), name);
+	static char bufs[8][4096];
+	static int next;
+	char *b = bufs[next++ % 8];
+
+	if (!testutil_profile_path(name, b, sizeof(bufs[0])))
+		fail_msg("%s", testutil_last_error());
+	if (access(b, R_OK))
+		fail_msg("%s: %s (install %s; tools/setup-debian does)", b, strerror(errno),
+			 testutil_profile_package(name));
+	return b;
 }
 
 static void append(char **buf, size_t *len, const char *data, size_t n)
@@ -375,13 +381,12 @@ static void test_usage_errors(void **state)
 	}
 }
 
-static void test_compile_shared_policies(void **state)
+static void test_compile_packaged_profiles(void **state)
 {
 	(void)state;
-	static const char *const names[] = { "docker-default.json", "podman-default.json",
-					     "oci-runc-testdata-1.json", "oci-runc-testdata-2.json" };
+	const char *const *names = testutil_profile_names;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; names[i]; i++) {
 		char out[256];
 		size_t len = 0;
 		struct result r;
@@ -554,7 +559,7 @@ static void test_stats(void **state)
 			      "--arch", "x86_64", "--kernel", "6.8");
 	expect(&r, 0, "instructions: ", NULL);
 	for (const char *const *w = (const char *const[]){ "cBPF", "eBPF", "x86_64: ", "i386: ",
-							   "worst", "mean", "socket",
+							   "worst", "mean", "personality",
 							   "unconditional allows cacheable",
 							   "compile time: ", NULL };
 	     *w; w++)
@@ -583,15 +588,17 @@ static void test_explain_docker(void **state)
 	assert_non_null(strstr(r.out, "cache: cached"));
 	result_free(&r);
 
-	/* without CAP_SYS_ADMIN, clone3 gets ENOSYS so that libc falls back */
+	/* without CAP_SYS_ADMIN, clone3 gets ENOSYS so that libc falls back
+	 * (entry 16 of Docker 20.10's default.json) */
 	r = RUN("explain", docker, "clone3", "--arch", "x86_64", "--kernel", "6.8", "-q");
 	expect(&r, 0, "action: ERRNO(38)\n", NULL);
-	assert_non_null(strstr(r.out, "decided by: syscalls[20]"));
+	assert_non_null(strstr(r.out, "decided by: syscalls[16]"));
 	assert_non_null(strstr(r.out, "filter: ERRNO(38)"));
 	result_free(&r);
 
-	/* AF_VSOCK (40) matches none of the socket rules: the default decides */
-	r = RUN("explain", docker, "socket", "40", "--arch", "x86_64", "--kernel", "6.8", "-q");
+	/* personality(9) matches none of the personality rules (entries 2-6):
+	 * the default decides, after the filter has looked at the argument */
+	r = RUN("explain", docker, "personality", "9", "--arch", "x86_64", "--kernel", "6.8", "-q");
 	expect(&r, 0, "action: ERRNO(1)\n", NULL);
 	assert_non_null(strstr(r.out, "decided by: the default action"));
 	assert_non_null(strstr(r.out, "filter: ERRNO(1)"));
@@ -599,15 +606,15 @@ static void test_explain_docker(void **state)
 	assert_non_null(strstr(r.out, "args[0]"));
 	result_free(&r);
 
-	/* AF_INET (2) is below 38: the first socket rule allows it */
-	r = RUN("explain", docker, "41", "0x2", "--arch", "x86_64", "--kernel", "6.8", "-q");
+	/* by number: personality is 135 on x86_64, PER_BSD (8) is entry 3 */
+	r = RUN("explain", docker, "135", "0x8", "--arch", "x86_64", "--kernel", "6.8", "-q");
 	expect(&r, 0, "action: ALLOW\n", NULL);
-	assert_non_null(strstr(r.out, "decided by: syscalls[2]"));
+	assert_non_null(strstr(r.out, "decided by: syscalls[3]"));
 	result_free(&r);
 
-	/* a profile without "architectures" covers the native ABI only, and
+	/* a profile without "architectures" covers the target ABI only, and
 	 * the API's bad-arch default is KILL_PROCESS */
-	r = RUN("explain", policy("oci-runc-testdata-2.json"), "read", "--arch", "i386", "-q");
+	r = RUN("explain", policy("docker-example.json"), "close", "--arch", "i386", "-q");
 	expect(&r, 0, "action: KILL_PROCESS\n", NULL);
 	assert_non_null(strstr(r.out, "decided by: the bad-arch action"));
 	result_free(&r);
@@ -630,7 +637,7 @@ static void test_inspect(void **state)
 	r = RUN("inspect", tmp("inspect.bpf"));
 	expect(&r, 0, "accepted by the kernel's rules", NULL);
 	for (const char *const *w = (const char *const[]){ "x86_64", "i386", "x32",
-							   "41 socket", "depends on arguments",
+							   "135 personality", "depends on arguments",
 							   "ERRNO(38)", "cache: ", NULL };
 	     *w; w++)
 		if (!strstr(r.out, *w))
@@ -899,6 +906,38 @@ static void test_exec_failures(void **state)
 	assert_int_equal(access(tmp("ran"), F_OK), -1);
 }
 
+/* runc's own integration programs under their own profiles, at the kernel:
+ * seccomp_syscall_test1.c asserts 24 outcomes (masked, OR-ed and AND-ed
+ * argument rules, errnoRet, EPERM for denied calls, ENOSYS for syscall
+ * 1000) and exits 0 only when all hold; seccomp_syscall_test2.c expects
+ * chdir to fail with defaultErrnoRet (ENXIO).  They pass under runc's
+ * filter, so they must pass under ours. */
+static void test_exec_runc_programs(void **state)
+{
+	(void)state;
+	for (int n = 1; n <= 2; n++) {
+		char env[32], name[32];
+		snprintf(env, sizeof(env), "SCMPC_RUNC_TEST%d", n);
+		snprintf(name, sizeof(name), "runc-test%d.json", n);
+		const char *prog = getenv(env);
+		char *profile = policy(name);
+		if (!prog || !*prog)
+			fail_msg("%s is unset: runc's test programs were not built (install "
+				 "golang-github-opencontainers-runc-dev, then meson setup "
+				 "--reconfigure)", env);
+		struct result r = RUN("exec", profile, "--", (char *)prog);
+		expect(&r, 0, NULL, NULL);
+		assert_int_equal(r.out_len, 0);
+		result_free(&r);
+	}
+	/* The check can fail: without runc's ENOSYS above the profile's
+	 * highest number, syscall 1000 gets the default EPERM. */
+	struct result r = RUN("exec", "--no-enosys", policy("runc-test1.json"), "--",
+			      (char *)getenv("SCMPC_RUNC_TEST1"));
+	expect(&r, 32, "syscall(1000", NULL);
+	result_free(&r);
+}
+
 /* Wait until PID has exec'd COMM with WANT filters; false after 5 s. */
 static bool wait_filtered(pid_t pid, const char *comm, long want)
 {
@@ -1023,18 +1062,136 @@ static void test_dump_errors(void **state)
 	result_free(&r);
 }
 
+/* Not const char: RUN() builds a char *const argv. */
+static char *const commands[] = { "compile", "explain", "inspect", "diff", "exec", "dump" };
+
+/* COMMAND --help and -h: that command's usage and options on stdout, exit
+ * 0, and nothing about the other commands. */
+static void test_command_help(void **state)
+{
+	(void)state;
+	char want[64], other[64];
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		for (int h = 0; h < 2; h++) {
+			struct result r = RUN(commands[i], h ? "-h" : "--help");
+
+			snprintf(want, sizeof(want), "Usage: scmp-compile %s ", commands[i]);
+			expect(&r, 0, want, NULL);
+			assert_int_equal(r.err_len, 0);
+			assert_non_null(strstr(r.out, "  -h, --help "));
+			assert_null(strstr(r.out, "Commands:"));
+			for (size_t j = 0; j < sizeof(commands) / sizeof(commands[0]); j++) {
+				snprintf(other, sizeof(other), "scmp-compile %s ", commands[j]);
+				if (j != i && strstr(r.out, other))
+					fail_msg("%s %s mentions '%s':\n%s", commands[i], h ? "-h" : "--help",
+						 other, r.out);
+			}
+			result_free(&r);
+		}
+	}
+
+	/* After operands too, as getopt reads options anywhere; for exec, up
+	 * to the command. */
+	struct result r = RUN("diff", "a.json", "b.json", "--help");
+	expect(&r, 0, "Usage: scmp-compile diff ", NULL);
+	result_free(&r);
+	r = RUN("exec", "policy.json", "--help", "/bin/true");
+	expect(&r, 0, "Usage: scmp-compile exec ", NULL);
+	result_free(&r);
+
+	/* The global help still lists every command, and says how to get one's. */
+	r = RUN("--help");
+	expect(&r, 0, "Commands:", NULL);
+	assert_non_null(strstr(r.out, "scmp-compile COMMAND --help"));
+	result_free(&r);
+}
+
+/* Each command's help lists exactly the options it accepts: an option is
+ * in the list iff giving it to the command is not refused with "does not
+ * apply".  Without operands every run is a usage error of its own. */
+static void test_command_help_lists_accepted_options(void **state)
+{
+	(void)state;
+	const struct {
+		const char *column;	/* how the option list shows it */
+		char *opt, *value;
+	} opts[] = {
+		{ "  -o, --output ", "--output", tmp("help-out") },
+		{ "  -f, --format ", "--format", "text" },
+		{ "  -a, --arch ", "--arch", "x86_64" },
+		{ "  -s, --stats ", "--stats", NULL },
+		{ "      --name ", "--name", "f" },
+		{ "      --flags ", "--flags", "tsync" },
+		{ "      --keep-nnp ", "--keep-nnp", NULL },
+		{ "      --caps ", "--caps", "all" },
+		{ "      --kernel ", "--kernel", "6.1" },
+		{ "      --strict ", "--strict", NULL },
+		{ "      --no-enosys ", "--no-enosys", NULL },
+		{ "      --restrictive ", "--restrictive", NULL },
+		{ "  -q, --quiet ", "--quiet", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		struct result help = RUN(commands[i], "--help");
+
+		expect(&help, 0, "Options:", NULL);
+		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+			bool listed = strstr(help.out, opts[k].column) != NULL;
+			struct result r = opts[k].value ? RUN(commands[i], opts[k].opt, opts[k].value)
+							: RUN(commands[i], opts[k].opt);
+			bool refused = strstr(r.err, "does not apply") != NULL;
+
+			if (r.status != 2 || listed == refused)
+				fail_msg("%s %s: status %d, %s in its --help, stderr: %s", commands[i],
+					 opts[k].opt, r.status, listed ? "listed" : "not listed", r.err);
+			result_free(&r);
+		}
+		result_free(&help);
+	}
+}
+
+/* A usage error inside a command points to that command's --help; one
+ * before any command, to the global one. */
+static void test_command_usage_hint(void **state)
+{
+	(void)state;
+	char want[64];
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		snprintf(want, sizeof(want), "Try 'scmp-compile %s --help'", commands[i]);
+		struct result r = RUN(commands[i], "--frobnicate");
+		expect(&r, 2, NULL, want);
+		assert_int_equal(r.out_len, 0);
+		result_free(&r);
+		r = RUN(commands[i]);		/* a missing operand */
+		expect(&r, 2, NULL, want);
+		result_free(&r);
+	}
+	struct result r = RUN("dump", "--caps", "all");
+	expect(&r, 2, NULL, "Try 'scmp-compile dump --help'");
+	result_free(&r);
+	r = RUN("frobnicate");
+	expect(&r, 2, NULL, "Try 'scmp-compile --help'");
+	result_free(&r);
+	r = RUN("--frobnicate");
+	expect(&r, 2, NULL, "Try 'scmp-compile --help'");
+	result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_usage_errors),
-		cmocka_unit_test(test_compile_shared_policies),
+		cmocka_unit_test(test_compile_packaged_profiles),
 		cmocka_unit_test(test_compile_formats),
 		cmocka_unit_test(test_failed_compile_keeps_old_output),
 		cmocka_unit_test(test_malformed_json_position),
 		cmocka_unit_test(test_warnings_and_strict),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_explain_docker),
+		cmocka_unit_test(test_exec_runc_programs),
 		cmocka_unit_test(test_inspect),
 		cmocka_unit_test(test_inspect_broken),
 		cmocka_unit_test(test_diff),
@@ -1044,6 +1201,9 @@ int main(void)
 		cmocka_unit_test(test_exec_failures),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_dump_errors),
+		cmocka_unit_test(test_command_help),
+		cmocka_unit_test(test_command_help_lists_accepted_options),
+		cmocka_unit_test(test_command_usage_hint),
 	};
 
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

@@ -80,6 +80,7 @@
  * SCMPC_DIFF_FINDINGS=DIR each failing policy is written to
  * DIR/seed-SEED-INDEX.txt: the replay line, the reproducer, the original.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -802,52 +803,87 @@ static void found(const char *label, const scmpc_policy *p, const struct diff *t
 /* -------------------------------------------------------- real profiles */
 
 struct profile_case {
-	const char *file;
+	char path[4096];
+	char label[320];	/* "NAME for ABI", NAME up to 299 (collect_profile_cases) */
 	enum scmpc_arch target;
 };
 
-static const struct profile_case profile_cases[] = {
-	{ "docker-default.json", SCMPC_ARCH_X86_64 },
-	{ "docker-default.json", SCMPC_ARCH_AARCH64 },
-	{ "podman-default.json", SCMPC_ARCH_X86_64 },
-	{ "podman-default.json", SCMPC_ARCH_AARCH64 },
-	{ "oci-runc-testdata-1.json", SCMPC_ARCH_X86_64 },
-	{ "oci-runc-testdata-1.json", SCMPC_ARCH_AARCH64 },
-	{ "oci-runc-testdata-2.json", SCMPC_ARCH_X86_64 },
-	{ "oci-runc-testdata-2.json", SCMPC_ARCH_AARCH64 },
-};
+/* The packaged profiles (testutil_profile_names) and, when
+ * $SCMPC_EXTRA_POLICIES names a directory, every *.json in it, each for
+ * x86_64 and aarch64. */
+#define MAX_PROFILE_CASES 256
+static struct profile_case profile_cases[MAX_PROFILE_CASES];
+static size_t nprofile_cases;
 
-/* Whether the profile names an aarch64 ABI at all; others are only resolved
- * for x86_64. */
-static bool profile_has_aarch64(const char *file)
+static void add_profile_case(const char *path, const char *name)
 {
-	char path[4096], *buf;
+	static const enum scmpc_arch targets[] = { SCMPC_ARCH_X86_64, SCMPC_ARCH_AARCH64 };
+	for (size_t t = 0; t < ARRAY_SIZE(targets) && nprofile_cases < MAX_PROFILE_CASES; t++) {
+		struct profile_case *pc = &profile_cases[nprofile_cases++];
+		snprintf(pc->path, sizeof(pc->path), "%s", path);
+		snprintf(pc->label, sizeof(pc->label), "%s for %s", name,
+			 scmpc_arch_name(targets[t]));
+		pc->target = targets[t];
+	}
+}
+
+static int collect_profile_cases(void)
+{
+	char path[4096];
+	for (size_t i = 0; testutil_profile_names[i]; i++)
+		add_profile_case(testutil_profile_path(testutil_profile_names[i], path, sizeof(path)),
+				 testutil_profile_names[i]);
+	const char *extra = testutil_extra_policies_dir();
+	if (!extra)
+		return 0;
+	struct dirent **ents;
+	int n = scandir(extra, &ents, NULL, alphasort);
+	if (n < 0) {
+		fprintf(stderr, "SCMPC_EXTRA_POLICIES=%s: %s\n", extra, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(ents[i]->d_name);
+		if (len > 5 && !strcmp(ents[i]->d_name + len - 5, ".json")) {
+			char name[300];
+			snprintf(path, sizeof(path), "%s/%s", extra, ents[i]->d_name);
+			snprintf(name, sizeof(name), "extra/%s", ents[i]->d_name);
+			add_profile_case(path, name);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return 0;
+}
+
+/* A profile that lists its ABIs is compared for aarch64 only when aarch64
+ * is among them; one that lists none applies to whatever ABI it is
+ * resolved for. */
+static bool profile_applies(const struct profile_case *pc)
+{
+	char *buf;
 	size_t len;
-	snprintf(path, sizeof(path), "%s/%s", testutil_policies_dir(), file);
-	if (testutil_load_file(path, &buf, &len) < 0)
-		return false;
+	if (pc->target != SCMPC_ARCH_AARCH64 || testutil_load_file(pc->path, &buf, &len) < 0)
+		return true;
+	bool lists = strstr(buf, "SCMP_ARCH_") != NULL;
 	bool has = strstr(buf, "SCMP_ARCH_AARCH64") != NULL;
 	free(buf);
-	return has;
+	return has || !lists;
 }
 
 static void test_profile(void **state)
 {
 	const struct profile_case *pc = *state;
-	char label[128];
+	char label[sizeof(pc->label)];
 
-	if (pc->target == SCMPC_ARCH_AARCH64 && !profile_has_aarch64(pc->file)) {
-		fprintf(stderr, "%s has no aarch64 section\n", pc->file);
+	if (!profile_applies(pc)) {
+		fprintf(stderr, "%s: the profile has no aarch64 section\n", pc->label);
 		skip();
 	}
-	scmpc_policy *p = testutil_policy(pc->file, pc->target);
-	if (!p && testutil_json_missing()) {
-		fprintf(stderr, "SKIP: JSON front end not available: %s\n", testutil_last_error());
-		skip();
-	}
+	scmpc_policy *p = testutil_policy_file(scmpc_policy_from_json, pc->path, pc->target);
 	if (!p)
 		fail_msg("%s", testutil_last_error());
-	snprintf(label, sizeof(label), "%s/%s", pc->file, scmpc_arch_name(pc->target));
+	snprintf(label, sizeof(label), "%s", pc->label);
 
 	struct diff t;
 	bool ok = diff_init(&t, label, p, &(struct diff_cfg){ .mutate = injected });
@@ -1337,8 +1373,7 @@ static const struct selftest selftests[] = {
 
 int main(int argc, char **argv)
 {
-	struct CMUnitTest tests[ARRAY_SIZE(profile_cases) + 1];
-	static char names[ARRAY_SIZE(profile_cases)][96];
+	static struct CMUnitTest tests[MAX_PROFILE_CASES + 1];
 	size_t n = 0;
 
 	if (argc > 0)
@@ -1372,12 +1407,12 @@ int main(int argc, char **argv)
 	 * (SCMPC_DIFF_PROFILES=0) runs random policies only. */
 	const char *only = getenv("SCMPC_RANDOM_ONLY"), *prof = getenv("SCMPC_DIFF_PROFILES");
 	bool profiles = !(only && *only) && !(prof && !strcmp(prof, "0"));
-	for (size_t i = 0; i < ARRAY_SIZE(profile_cases) && profiles; i++) {
+	if (profiles && collect_profile_cases() < 0)
+		return 1;
+	for (size_t i = 0; i < nprofile_cases; i++) {
 		tests[n] = (struct CMUnitTest)cmocka_unit_test_prestate(
 			test_profile, (void *)&profile_cases[i]);
-		snprintf(names[i], sizeof(names[i]), "profile %s for %s", profile_cases[i].file,
-			 scmpc_arch_name(profile_cases[i].target));
-		tests[n].name = names[i];
+		tests[n].name = profile_cases[i].label;
 		n++;
 	}
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_random);

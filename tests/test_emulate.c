@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
  * scmpc_emulate() and bpf_ebpf_len().  Every expected value was worked out
- * by hand from the kernel's semantics (seccomp-reference.md §3.5, §3.6).
+ * by hand from the kernel's semantics: how a seccomp program runs once
+ * net/core/filter.c `bpf_convert_filter` has turned it into eBPF (A and X
+ * start at 0 but M[] is not cleared, arithmetic is 32-bit and wraps,
+ * jgt/jge compare unsigned, a `div x` by 0 ends the program returning 0,
+ * KILL_THREAD) and the eBPF length that conversion gives each program.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -494,7 +498,10 @@ static void test_ebpf_len_reference_table(void **state)
 		BPF_STMT(BPF_RET | BPF_K, 3),
 	};
 
-	/* §3.6 table: 3 for the prologue plus the per-insn costs */
+	/* bpf_convert_filter: 3 for the prologue, 2 per `ret #k`, 5 per
+	 * `div x`, 1 per other statement; 1 per conditional jump with jf == 0
+	 * (or jt == 0 for jeq/jgt/jge, which it inverts), 2 for the others,
+	 * and 1 more for a jump's K of 0x80000000 or above. */
 	assert_int_equal(bpf_ebpf_len(ret1, N(ret1)), 5);
 	assert_int_equal(bpf_ebpf_len(ld_ret, N(ld_ret)), 6);
 	assert_int_equal(bpf_ebpf_len(jeq, N(jeq)), 9);

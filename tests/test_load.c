@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * The loader against the running kernel (seccomp-reference.md §2, §3.6, §5).
+ * The loader against the running kernel: actions and their precedence,
+ * the chain's instruction budget, flags, probes and the prctl fallback
+ * (kernel/seccomp.c; tools/testing/selftests/seccomp/seccomp_bpf.c in the
+ * kernel tree tests the same behaviour).
  * A filter cannot be removed, so every test that installs one does so in a
  * fork()ed child, which reports a failure as a message through a pipe and
  * its exit status (77: skipped).  cmocka's assertions are used only in the
@@ -223,7 +226,8 @@ static void no_core_dumps(void)
 
 /* Tests that install filters need seccomp(2) itself: it answers ENOSYS
  * under valgrind (which would also run its own calls under the guest's
- * filter) and qemu-user (§9.3).  Checked in the parent, where the probe is
+ * filter) and qemu-user (which has no handler for it in
+ * linux-user/syscall.c).  Checked in the parent, where the probe is
  * harmless. */
 static void require_seccomp(void)
 {
@@ -448,7 +452,9 @@ static void probes_child(void *arg)
 				  SCMPC_ACT_LOG, SCMPC_ACT_ALLOW };
 	int r;
 
-	/* §5.2: the probe itself needs no privilege and installs nothing. */
+	/* The probe (seccomp(SET_MODE_FILTER, flag, NULL): EFAULT for a known
+	 * flag, EINVAL for an unknown one) needs no privilege and installs
+	 * nothing. */
 	r = scmpc_probe_flags(0, d);
 	if (r == -ENOSYS)
 		child_skip("seccomp(2) is not available: %s", scmpc_diag_message(d));
@@ -688,7 +694,8 @@ static void actions_child(void *arg)
 	CHECK(r == 0 && sid != 0, "ERRNO(0) makes getsid return 0: got %ld (real %d)", r,
 	      (int)sid);
 	EXPECT_ERRNO(syscall(SYS_getuid), 4095);
-	/* §2: without a tracer or listener both fail with ENOSYS. */
+	/* TRACE without a tracer and USER_NOTIF without a listener both fail
+	 * the call with ENOSYS (kernel/seccomp.c `__seccomp_filter`). */
 	EXPECT_ERRNO(syscall(SYS_getpgid, 0), ENOSYS);
 	EXPECT_ERRNO(syscall(SYS_getegid), ENOSYS);
 	/* LOG lets the call run. */
@@ -1114,7 +1121,9 @@ static void test_compat_i386_program(void **state)
 }
 
 /* int $0x80 from 64-bit code: the kernel takes the i386 path with the
- * full 64-bit registers in seccomp_data (§1.4). */
+ * full 64-bit registers in seccomp_data: compat arguments are not
+ * truncated before the filter runs, so a filter must compare only their
+ * low word. */
 static long int80(long nr, unsigned long a0)
 {
 	long r;
@@ -1189,7 +1198,8 @@ static void test_compat_int80_high_words(void **state)
 	expect_child_ok(int80_child, NULL);
 }
 
-/* x32 numbers from a 64-bit process: arch X86_64 with bit 30 set (§1.3). */
+/* x32 numbers from a 64-bit process: arch X86_64 with bit 30 set
+ * (__X32_SYSCALL_BIT, arch/x86/include/uapi/asm/unistd.h). */
 struct x32_case {
 	bool with_x32;
 	uint32_t bad_arch;
@@ -1527,7 +1537,8 @@ static void test_stacked_precedence(void **state)
 	(void)state;
 	require_seccomp();
 	static const struct stack_case cases[] = {
-		/* Equal actions: the newest filter's data wins (§2). */
+		/* Equal actions: the newest filter's data wins (kernel/seccomp.c
+		 * `seccomp_run_filters` replaces the result only on a strict <). */
 		{ { SCMPC_ACT_ERRNO(11), SCMPC_ACT_ERRNO(13), SCMPC_ACT_ERRNO(12) }, 3, false,
 		  O_ERRNO, 12 },
 		{ { SCMPC_ACT_ERRNO(EPERM), ALLOW }, 2, false, O_ERRNO, EPERM },
@@ -1879,7 +1890,7 @@ static scmpc_prog *prog_of_ebpf_len(unsigned ebpf)
 
 /* Constant blinding (net.core.bpf_jit_harden: 1 for loaders without
  * CAP_BPF or CAP_SYS_ADMIN, 2 for all) lengthens every filter before the
- * kernel counts it (§3.6), so exact budget boundaries do not hold. */
+ * kernel counts it, so exact budget boundaries do not hold. */
 static bool jit_blinding(void)
 {
 	FILE *f = fopen("/proc/sys/net/core/bpf_jit_harden", "re");
@@ -1976,9 +1987,13 @@ static void budget_known_child(void *arg)
 	scmpc_diag_free(d);
 }
 
-/* Unknown chain of minimal filters: 2731 `ret` filters use 2731 * 9 = 24579
- * (§3.6's arithmetic), so scmpc's lower bound is exact here and it refuses an
- * 8195-instruction program itself; the kernel takes 8189 and refuses 8190. */
+/* Unknown chain of minimal filters.  The kernel (kernel/seccomp.c
+ * `seccomp_attach_filter`, MAX_INSNS_PER_PATH) refuses a filter with ENOMEM
+ * unless its eBPF length plus, for each filter already loaded, its eBPF
+ * length + 4 is at most 32768; a one-insn `ret` filter converts to 5.  So
+ * 2731 `ret` filters use 2731 * 9 = 24579, scmpc's lower bound is exact
+ * here and it refuses an 8195-instruction program itself; the kernel takes
+ * 8189 and refuses 8190. */
 #define MIN_FILTERS 2731
 
 static void budget_bound_child(void *arg)
@@ -2031,7 +2046,8 @@ static void prctl_child(void *arg)
 	struct scmpc_load_opts o = { .sz = sizeof(o) };
 	struct scmpc_load_result res = { .sz = sizeof(res) };
 	/* A parent filter that answers ENOSYS for seccomp(2) alone, as on a
-	 * host whose sandbox predates it (§5.3). */
+	 * host whose sandbox predates it: the loader must fall back to
+	 * prctl(PR_SET_SECCOMP), which reaches the same kernel code. */
 	const struct sock_filter hide[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_seccomp, 0, 1),
@@ -2081,7 +2097,8 @@ static void test_prctl_fallback(void **state)
 }
 
 /* Where seccomp(2) answers ENOSYS for real (valgrind, old kernels), the
- * loader goes through prctl; under qemu-user that fails too (§9.3). */
+ * loader goes through prctl; under qemu-user that fails too (qemu's
+ * linux-user/syscall.c answers EINVAL to PR_SET_SECCOMP). */
 static void enosys_child(void *arg)
 {
 	(void)arg;
@@ -2109,8 +2126,8 @@ static void test_without_seccomp_syscall(void **state)
 			      "fallback)\n");
 		skip();
 	}
-	/* qemu-user refuses PR_GET_SECCOMP as well, and cannot be trusted to
-	 * fork (§9.3): nothing to test there. */
+	/* qemu-user refuses PR_GET_SECCOMP as well (linux-user/syscall.c), and
+	 * cannot be trusted to fork: nothing to test there. */
 	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0) {
 		print_message("skipped: prctl(PR_GET_SECCOMP) fails too (%s): an emulator\n",
 			      strerror(errno));
@@ -2285,11 +2302,8 @@ static void test_docker_differential(void **state)
 	skip();
 #else
 	scmpc_policy *p = testutil_policy("docker-default.json", NATIVE);
-	if (!p) {
-		print_message("skipped: the JSON front end cannot load docker-default.json: %s\n",
-			      testutil_last_error());
-		skip();
-	}
+	if (!p)
+		fail_msg("docker-default.json: %s", testutil_last_error());
 	struct sock_filter *lsc = NULL;
 	size_t lsc_len = 0;
 	char err[512];
@@ -2342,7 +2356,9 @@ static void test_docker_differential(void **state)
 		uint32_t ev = scmpc_policy_eval(p, &sd, &rule);
 
 		/* What the policy denies, the kernel must deny the same way
-		 * under scmpc's filter (uretprobe/uprobe bypass filters, §4.5). */
+		 * under scmpc's filter (x86_64's uretprobe, 335, since Linux 6.14
+		 * and uprobe, 336, since 6.18 bypass every filter:
+		 * kernel/seccomp.c `seccomp_uprobe_exception`). */
 		bool eval_ok = true;
 		policy_denied += ev != SCMPC_ACT_ALLOW;
 		if ((ev & 0xffff0000U) == SCMPC_ACT_ERRNO(0))

@@ -104,7 +104,9 @@ static void test_arches(void **state)
 	assert_int_equal(scmpc_arch_audit(SCMPC_ARCH_I386), AUDIT_ARCH_I386);
 	assert_int_equal(scmpc_arch_audit(SCMPC_ARCH_AARCH64), AUDIT_ARCH_AARCH64);
 	assert_int_equal(scmpc_arch_audit(SCMPC_ARCH_ARM), AUDIT_ARCH_ARM);
-	/* Numbers from the reference's table (§9.1), through libseccomp. */
+	/* Numbers from the kernel's tables (arch/x86/entry/syscalls/syscall_64.tbl;
+	 * include/uapi/asm-generic/unistd.h, where aarch64 has no open), through
+	 * libseccomp. */
 	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_X86_64, "seccomp"), 317);
 	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_AARCH64, "seccomp"), 277);
 	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_AARCH64, "openat"), 56);

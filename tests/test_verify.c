@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
  * scmpc_verify_insns(): each of the kernel's acceptance rules
- * (seccomp-reference.md §3.1-§3.4), with the expectation for every case
- * derived by hand from those rules.
+ * (net/core/filter.c `bpf_check_classic` and `check_load_and_stores`,
+ * kernel/seccomp.c `seccomp_check_filter`), with the expectation for every
+ * case derived by hand from those rules.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -70,7 +71,8 @@ static void test_length_limits(void **state)
 
 /* ---------------------------------------------------------- opcodes */
 
-/* The 41 opcodes of seccomp_check_filter(), from the sorted list in §3.3. */
+/* The 41 opcodes seccomp_check_filter() accepts (the cases of its switch
+ * in kernel/seccomp.c), sorted. */
 static const uint16_t legal[41] = {
 	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0c, 0x14, 0x15, 0x16, 0x1c, 0x1d,
 	0x20, 0x24, 0x25, 0x2c, 0x2d, 0x34, 0x35, 0x3c, 0x3d, 0x44, 0x45, 0x4c, 0x4d, 0x54,
@@ -388,7 +390,10 @@ static void test_ret_quirk(void **state)
 {
 	(void)state;
 	/*
-	 * §3.4: ld nr; jeq 5,0,2; st M0; ja 1; ret KILL; ld M0; ret ALLOW.
+	 * check_load_and_stores() does not reset its state at a RET: the
+	 * insn after a RET starts from the state before it, ANDed with the
+	 * jumps into it.  So it refuses
+	 * ld nr; jeq 5,0,2; st M0; ja 1; ret KILL; ld M0; ret ALLOW.
 	 * The only jump into `ld M0` (from the ja) stored M0, but the state
 	 * reaching it over the RET is the one after the jeq reset at insn 4:
 	 * valid = incoming[4] = {} (the jeq's false edge), so M0 is invalid.

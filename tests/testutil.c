@@ -84,10 +84,56 @@ struct seccomp_data testutil_sd(enum scmpc_arch a, uint32_t nr, const uint64_t a
 	return testutil_sd_audit(scmpc_arch_audit(a), nr, args);
 }
 
-const char *testutil_policies_dir(void)
+#define DOCKER_DIR "/usr/share/gocode/src/github.com/docker/docker/profiles/seccomp/"
+#define RUNC_DIR "/usr/share/gocode/src/github.com/opencontainers/runc/tests/integration/testdata/"
+#define PKG_DOCKER "golang-github-docker-docker-dev"
+#define PKG_PODMAN "golang-github-containers-common"
+#define PKG_RUNC "golang-github-opencontainers-runc-dev"
+
+static const struct {
+	const char *name, *path, *package;
+} profiles[] = {
+	{ "docker-default.json", DOCKER_DIR "default.json", PKG_DOCKER },
+	{ "docker-old-format.json", DOCKER_DIR "fixtures/default-old-format.json", PKG_DOCKER },
+	{ "docker-example.json", DOCKER_DIR "fixtures/example.json", PKG_DOCKER },
+	{ "docker-conditional.json", DOCKER_DIR "fixtures/conditional_include.json", PKG_DOCKER },
+	{ "podman-default.json", "/usr/share/containers/seccomp.json", PKG_PODMAN },
+	{ "runc-test1.json", RUNC_DIR "seccomp_syscall_test1.json", PKG_RUNC },
+	{ "runc-test2.json", RUNC_DIR "seccomp_syscall_test2.json", PKG_RUNC },
+	{ "runc-test1.c", RUNC_DIR "seccomp_syscall_test1.c", PKG_RUNC },
+	{ "runc-test2.c", RUNC_DIR "seccomp_syscall_test2.c", PKG_RUNC },
+};
+
+const char *const testutil_profile_names[] = {
+	"docker-default.json", "docker-old-format.json", "docker-example.json",
+	"docker-conditional.json", "podman-default.json", "runc-test1.json", "runc-test2.json",
+	NULL,
+};
+
+const char *testutil_profile_path(const char *name, char *buf, size_t len)
 {
-	const char *e = getenv("SCMPC_POLICIES");
-	return e && *e ? e : "../shared/policies";
+	const char *root = getenv("SCMPC_PROFILE_ROOT");
+	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
+		if (!strcmp(profiles[i].name, name)) {
+			snprintf(buf, len, "%s%s", root ? root : "", profiles[i].path);
+			return buf;
+		}
+	set_error(-ENOENT, "%s: not a packaged profile this suite knows", name);
+	return NULL;
+}
+
+const char *testutil_profile_package(const char *name)
+{
+	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
+		if (!strcmp(profiles[i].name, name))
+			return profiles[i].package;
+	return "";
+}
+
+const char *testutil_extra_policies_dir(void)
+{
+	const char *e = getenv("SCMPC_EXTRA_POLICIES");
+	return e && *e ? e : NULL;
 }
 
 const char *testutil_examples_dir(void)
@@ -103,7 +149,9 @@ scmpc_policy *testutil_policy_file(testutil_from_json_fn from_json, const char *
 	size_t len;
 	int rc = testutil_load_file(path, &json, &len);
 	if (rc < 0) {
-		set_error(rc, "%s: %s", path, strerror(-rc));
+		set_error(rc, "%s: %s%s", path, strerror(-rc),
+			  rc == -ENOENT ? " (tools/setup-debian installs the Debian packages"
+					  " the tests read profiles from)" : "");
 		return NULL;
 	}
 	scmpc_diag *d = scmpc_diag_new();

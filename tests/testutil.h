@@ -24,9 +24,30 @@ struct seccomp_data testutil_sd(enum scmpc_arch a, uint32_t nr, const uint64_t a
 /* Same with a raw AUDIT_ARCH value (foreign ABIs, bad-arch probes). */
 struct seccomp_data testutil_sd_audit(uint32_t audit, uint32_t nr, const uint64_t args[6]);
 
-/* Directory of the shared profiles: $SCMPC_POLICIES, else
- * ../shared/policies relative to the working directory. */
-const char *testutil_policies_dir(void);
+/* The real profiles the suites and benchmarks read, by short name.  Each
+ * ships in a Debian package that tools/setup-debian installs:
+ *
+ *   docker-default.json        Docker's default profile      golang-github-docker-docker-dev
+ *   docker-old-format.json     the pre-1.13 format ("name", "architectures")   (same package)
+ *   docker-example.json        fixtures/example.json         (same package)
+ *   docker-conditional.json    fixtures/conditional_include.json (same package)
+ *   podman-default.json        containers/common's default   golang-github-containers-common
+ *   runc-test1.json, runc-test2.json
+ *                              runc's integration test data  golang-github-opencontainers-runc-dev
+ *   runc-test1.c, runc-test2.c the programs runc runs under them (same package)
+ *
+ * $SCMPC_PROFILE_ROOT, when set, is put in front of the packaged paths (the
+ * aarch64 guest carries copies under its own root).  Writes the path to
+ * BUF and returns BUF, or NULL for a name not listed above. */
+const char *testutil_profile_path(const char *name, char *buf, size_t len);
+/* Every short name above that is a JSON profile, NULL-terminated. */
+extern const char *const testutil_profile_names[];
+/* The Debian package that ships NAME ("" for an unknown name). */
+const char *testutil_profile_package(const char *name);
+/* An optional extra corpus: $SCMPC_EXTRA_POLICIES names a directory whose
+ * *.json profiles must all compile and agree with the reference; NULL when
+ * unset. */
+const char *testutil_extra_policies_dir(void);
 /* Directory of the project's examples: $SCMPC_EXAMPLES, else examples. */
 const char *testutil_examples_dir(void);
 
@@ -47,12 +68,13 @@ int testutil_last_errno(void);
  * (-ENOSYS or -EOPNOTSUPP): suites skip instead of failing. */
 bool testutil_json_missing(void);
 
-/* A shared profile by file name (docker-default.json, ...), resolved for
- * TARGET as described above. */
+/* A packaged profile by short name (docker-default.json, ...), resolved
+ * for TARGET as described above. */
 static inline scmpc_policy *testutil_policy(const char *name, enum scmpc_arch target)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", testutil_policies_dir(), name);
+	if (!testutil_profile_path(name, path, sizeof(path)))
+		return NULL;
 	return testutil_policy_file(scmpc_policy_from_json, path, target);
 }
 

@@ -36,8 +36,9 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_CANNOT_RUN = 126, EXIT_
  * is 32 KiB; the largest real profiles are well under 1 MiB). */
 #define INPUT_LIMIT (64U << 20)
 
-/* The kernel's cache bitmap size on Linux 6.18 for every ABI we handle
- * (reference §4.3); explain and inspect report against it. */
+/* The kernel's cache bitmap size on Linux 6.18 for every ABI we handle:
+ * NR_syscalls (x86_64, aarch64) and the compat tables (i386, arm) all end
+ * at 469 there, file_setattr.  explain and inspect report against it. */
 #define CACHE_NR 470U
 
 /* Numbers probed per ABI, as scmpc_stats does. */
@@ -59,6 +60,10 @@ static void errorf(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The subcommand being run, once main() knows it: its usage errors point
+ * to its own --help. */
+static const char *usage_cmd;
+
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
@@ -68,7 +73,11 @@ static int usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nTry '" PROG_NAME " --help' for more information.\n", stderr);
+	if (usage_cmd)
+		fprintf(stderr, "\nTry '" PROG_NAME " %s --help' for more information.\n",
+			usage_cmd);
+	else
+		fputs("\nTry '" PROG_NAME " --help' for more information.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -375,8 +384,11 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+struct command;
+
 struct cli {
-	const char *cmd;
+	const struct command *command;	/* the subcommand being run */
+	const char *cmd;		/* its name */
 	unsigned seen;			/* F_* given on the command line */
 	const char *output;
 	int format;			/* enum scmpc_format, or -1 */
@@ -619,6 +631,7 @@ static void print_help(FILE *f)
 "       " PROG_NAME " exec [--flags LIST] [--keep-nnp] [-a ABI] [POLICY OPTIONS]\n"
 "                    POLICY|FILE.bpf [--] CMD [ARG...]\n"
 "       " PROG_NAME " dump PID [-o DIR]\n"
+"       " PROG_NAME " COMMAND --help\n"
 "       " PROG_NAME " --help | --version\n"
 "\n"
 "POLICY OPTIONS are --caps, --kernel, --strict, --no-enosys, --restrictive and -q.\n"
@@ -663,7 +676,8 @@ static void print_help(FILE *f)
 "                      tsync, log, spec_allow, tsync_esrch (comma-separated)\n"
 "      --keep-nnp      exec: do not set no_new_privs, so that set-user-ID\n"
 "                      programs keep their privileges (needs CAP_SYS_ADMIN)\n"
-"  -h, --help          print this help\n"
+"  -h, --help          print this help; after COMMAND, that command's usage\n"
+"                      and options only\n"
 "  -V, --version       print the version\n"
 "\n"
 "SYSCALL is a name or a number; ARGs are integers (decimal, 0x hex, or\n"
@@ -673,6 +687,166 @@ static void print_help(FILE *f)
 "diff: 0 equivalent, 1 different, 2 error.\n"
 "exec: 1 when the filter cannot be installed, 126 when CMD cannot be run,\n"
 "127 when it is not found, else CMD's own status.\n", f);
+}
+
+static int cmd_compile(struct cli *c);
+static int cmd_explain(struct cli *c);
+static int cmd_inspect(struct cli *c);
+static int cmd_diff(struct cli *c);
+static int cmd_exec(struct cli *c);
+static int cmd_dump(struct cli *c);
+
+#define EXIT_HELP "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
+
+/* The subcommands: what each runs, the options it takes (parse_opts()
+ * refuses the others) and the text of its --help. */
+static const struct command {
+	const char *name;
+	int (*fn)(struct cli *);
+	unsigned allowed;
+	const char *usage, *about, *exits;
+} commands[] = {
+	{ "compile", cmd_compile, F_OUTPUT | F_FORMAT | F_ARCH | F_POLICY | F_STATS | F_NAME,
+	  "Usage: " PROG_NAME " compile POLICY [-o FILE] [-f bpf|c|text] [-a ABI] [--stats]\n"
+	  "                            [--caps LIST] [--kernel X.Y] [--strict]\n"
+	  "                            [--no-enosys] [--restrictive] [--name NAME] [-q]\n",
+	  "Parse POLICY (an OCI, Docker or Podman seccomp profile; '-' for standard\n"
+	  "input), compile it into classic BPF, check the program against the kernel's\n"
+	  "rules and against the policy, and write it.\n",
+	  EXIT_HELP },
+	{ "explain", cmd_explain, F_ARCH | F_POLICY,
+	  "Usage: " PROG_NAME " explain POLICY SYSCALL [ARG...] [-a ABI] [--caps LIST]\n"
+	  "                            [--kernel X.Y] [--strict] [--no-enosys]\n"
+	  "                            [--restrictive] [-q]\n",
+	  "Say which rule of POLICY decides one call, the action, the instructions the\n"
+	  "compiled filter executes for it and whether the kernel caches it.  SYSCALL is\n"
+	  "a name or a number; up to six ARGs are integers (decimal, 0x hex, or negative\n"
+	  "after '--'), missing ones 0.  POLICY may be '-' for standard input.\n",
+	  EXIT_HELP },
+	{ "inspect", cmd_inspect, F_ARCH | F_FORMAT | F_KERNEL,
+	  "Usage: " PROG_NAME " inspect FILE.bpf [-a ABI] [-f text] [--kernel X.Y]\n",
+	  "Check a raw filter (a struct sock_filter array; '-' for standard input)\n"
+	  "against the kernel's rules, print what it decides for each syscall number\n"
+	  "as ranges per ABI, how many syscalls the kernel caches, and for each allowed\n"
+	  "syscall it cannot cache, the instruction that stops it.\n",
+	  EXIT_HELP },
+	{ "diff", cmd_diff, F_ARCH | F_POLICY,
+	  "Usage: " PROG_NAME " diff A B [-a ABI] [--caps LIST] [--kernel X.Y] [--strict]\n"
+	  "                         [--no-enosys] [--restrictive] [-q]\n",
+	  "List the syscalls and argument values on which two filters decide\n"
+	  "differently.  A and B are each a policy, compiled first, or a raw .bpf\n"
+	  "filter; one of them may be '-' for standard input.\n",
+	  "Exit status: 0 equivalent, 1 different, 2 error (as cmp(1)).\n" },
+	{ "exec", cmd_exec, F_ARCH | F_POLICY | F_FLAGS | F_KEEP_NNP,
+	  "Usage: " PROG_NAME " exec [--flags LIST] [--keep-nnp] [-a ABI] [--caps LIST]\n"
+	  "                         [--kernel X.Y] [--strict] [--no-enosys]\n"
+	  "                         [--restrictive] [-q] POLICY|FILE.bpf [--] CMD [ARG...]\n",
+	  "Compile POLICY for this machine (or take a raw FILE.bpf), install it in this\n"
+	  "process with seccomp(2), setting no_new_privs first, and execute CMD under\n"
+	  "it.  Options are read up to the first word after POLICY, the command; what\n"
+	  "follows it is CMD's.\n",
+	  "Exit status: 1 when the filter cannot be installed, 2 usage error, 126 when\n"
+	  "CMD cannot be run, 127 when it is not found, else CMD's own status.\n" },
+	{ "dump", cmd_dump, F_OUTPUT,
+	  "Usage: " PROG_NAME " dump PID [-o DIR]\n",
+	  "Write each seccomp filter of process PID (oldest first) to DIR/PID-N.bpf\n"
+	  "and say what each costs and lets the kernel cache.  Needs CAP_SYS_ADMIN and\n"
+	  "a caller not under seccomp itself.\n",
+	  EXIT_HELP },
+};
+
+/* A line of a subcommand's option list, shown to the commands whose allowed
+ * set has FLAG; CMDS (space-separated), when set, narrows it further, for
+ * options whose meaning differs between commands.  The first match wins. */
+static const struct {
+	unsigned flag;
+	const char *cmds;
+	const char *text;
+} opt_help[] = {
+	{ F_OUTPUT, "dump",
+	  "  -o, --output DIR    the directory to write to (default: .)\n" },
+	{ F_OUTPUT, NULL,
+	  "  -o, --output FILE   write to FILE (replaced atomically; '-' = stdout)\n" },
+	{ F_FORMAT, "inspect",
+	  "  -f, --format text   disassemble the whole program first\n" },
+	{ F_FORMAT, NULL,
+	  "  -f, --format FMT    bpf (raw sock_filter array), c (C array) or text\n"
+	  "                      (disassembly); default text, or bpf when FILE ends in\n"
+	  "                      .bpf, c when it ends in .c or .h\n" },
+	{ F_ARCH, "compile",
+	  "  -a, --arch ABI      the target: x86_64, i386, x32, aarch64 or arm (or amd64,\n"
+	  "                      386, arm64); default: this machine's\n" },
+	{ F_ARCH, "explain",
+	  "  -a, --arch ABI      the ABI of the call: x86_64, i386, x32, aarch64 or arm\n"
+	  "                      (or amd64, 386, arm64); default: this machine's\n" },
+	{ F_ARCH, "exec",
+	  "  -a, --arch ABI      this machine's ABI, the only one exec can load\n" },
+	{ F_ARCH, NULL,
+	  "  -a, --arch ABI      the ABI to examine: x86_64, i386, x32, aarch64 or arm\n"
+	  "                      (or amd64, 386, arm64); default: this machine's ABIs\n"
+	  "                      and those the inputs name\n" },
+	{ F_STATS, NULL,
+	  "  -s, --stats         print size, path length and cache figures (to stderr,\n"
+	  "                      or stdout when the filter goes to a file)\n" },
+	{ F_NAME, NULL,
+	  "      --name NAME     array name for --format c (default scmpc_filter)\n" },
+	{ F_FLAGS, NULL,
+	  "      --flags LIST    seccomp(2) flags added to the policy's own: tsync, log,\n"
+	  "                      spec_allow, tsync_esrch (comma-separated)\n" },
+	{ F_KEEP_NNP, NULL,
+	  "      --keep-nnp      do not set no_new_privs, so that set-user-ID programs\n"
+	  "                      keep their privileges (needs CAP_SYS_ADMIN)\n" },
+	{ F_CAPS, NULL,
+	  "      --caps LIST     capabilities for Docker includes/excludes: CAP_X,CAP_Y,\n"
+	  "                      'default' (Docker's default set), 'all' or 'none'\n" },
+	{ F_KERNEL, "inspect",
+	  "      --kernel X.Y    the kernel whose action cache to predict (default:\n"
+	  "                      running)\n" },
+	{ F_KERNEL, "compile",
+	  "      --kernel X.Y    kernel version for Docker minKernel and for the cache\n"
+	  "                      figures of --stats (default: running)\n" },
+	{ F_KERNEL, "explain",
+	  "      --kernel X.Y    kernel version for Docker minKernel and for whether\n"
+	  "                      the kernel caches the call (default: running)\n" },
+	{ F_KERNEL, NULL,
+	  "      --kernel X.Y    kernel version for Docker minKernel (default: running)\n" },
+	{ F_STRICT, NULL,
+	  "      --strict        unknown syscall names are errors, not warnings\n" },
+	{ F_NO_ENOSYS, NULL,
+	  "      --no-enosys     no runc-style ENOSYS for syscalls newer than the policy\n" },
+	{ F_RESTRICTIVE, NULL,
+	  "      --restrictive   overlapping rules: the most restrictive action wins,\n"
+	  "                      instead of runc's first unconditional rule\n" },
+	{ F_QUIET, NULL,
+	  "  -q, --quiet         do not print warnings\n" },
+};
+
+static bool word_in(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* CMD --help: its usage, what it does, and the options it takes, no more. */
+static void print_command_help(const struct command *cmd, FILE *f)
+{
+	unsigned listed = 0;
+
+	fprintf(f, "%s\n%s\nOptions:\n", cmd->usage, cmd->about);
+	for (size_t i = 0; i < ARRAY_SIZE(opt_help); i++) {
+		if (!(cmd->allowed & opt_help[i].flag) || (listed & opt_help[i].flag))
+			continue;
+		if (opt_help[i].cmds && !word_in(cmd->name, opt_help[i].cmds))
+			continue;
+		fputs(opt_help[i].text, f);
+		listed |= opt_help[i].flag;
+	}
+	fprintf(f, "  -h, --help          print this help\n"
+		   "  -V, --version       print the version\n\n%s", cmd->exits);
 }
 
 /* One getopt pass over ARGV; OPTSTRING's leading '+' (or not) decides
@@ -700,7 +874,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 	while ((opt = getopt_long(argc, argv, optstring, long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
-			print_help(stdout);
+			print_command_help(c->command, stdout);
 			exit(EXIT_OK);
 		case 'V':
 			printf(PROG_NAME " %s\n", scmpc_version());
@@ -2758,19 +2932,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(struct cli *);
-		unsigned allowed;
-	} cmds[] = {
-		{ "compile", cmd_compile,
-		  F_OUTPUT | F_FORMAT | F_ARCH | F_POLICY | F_STATS | F_NAME },
-		{ "explain", cmd_explain, F_ARCH | F_POLICY },
-		{ "inspect", cmd_inspect, F_ARCH | F_FORMAT | F_KERNEL },
-		{ "diff", cmd_diff, F_ARCH | F_POLICY },
-		{ "exec", cmd_exec, F_ARCH | F_POLICY | F_FLAGS | F_KEEP_NNP },
-		{ "dump", cmd_dump, F_OUTPUT },
-	};
+	const struct command *cmd = NULL;
 	struct cli c;
 	int status;
 
@@ -2786,23 +2948,24 @@ int main(int argc, char **argv)
 		printf(PROG_NAME " %s\n", scmpc_version());
 		return EXIT_OK;
 	}
-	size_t i;
-	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			break;
-	if (i == ARRAY_SIZE(cmds)) {
+	for (size_t i = 0; i < ARRAY_SIZE(commands) && !cmd; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			cmd = &commands[i];
+	if (!cmd) {
 		if (argv[1][0] == '-')
 			return usage_error("unknown option '%s'", argv[1]);
 		return usage_error("unknown command '%s' (" COMMANDS ")", argv[1]);
 	}
-	c.cmd = cmds[i].name;
+	c.command = cmd;
+	c.cmd = cmd->name;
+	usage_cmd = cmd->name;
 	install_signal_cleanup();
-	if (cmds[i].fn == cmd_exec)
-		status = parse_exec_args(argc - 1, argv + 1, cmds[i].allowed, &c);
+	if (cmd->fn == cmd_exec)
+		status = parse_exec_args(argc - 1, argv + 1, cmd->allowed, &c);
 	else
-		status = parse_args(argc - 1, argv + 1, cmds[i].allowed, &c);
+		status = parse_args(argc - 1, argv + 1, cmd->allowed, &c);
 	if (status == EXIT_OK)
-		status = cmds[i].fn(&c);
+		status = cmd->fn(&c);
 	free_caps(c.caps);
 	if (fflush(stdout) || ferror(stdout)) {
 		errorf("standard output: %s", strerror(errno));

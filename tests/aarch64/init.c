@@ -130,7 +130,7 @@ static void run_suite(const char *name, struct tally *t)
 	if (pid == 0) {
 		char *argv[] = { path, NULL };
 		char *envp[] = { "PATH=/bin", "HOME=/", "TMPDIR=/tmp", "LD_LIBRARY_PATH=/lib",
-				 "SCMPC_POLICIES=/policies", "CMOCKA_MESSAGE_OUTPUT=TAP", NULL };
+				 "SCMPC_PROFILE_ROOT=/profiles", "CMOCKA_MESSAGE_OUTPUT=TAP", NULL };
 
 		/* A session of its own, as a login would give it: under init
 		 * every process starts in session 0, which suites take for

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * The AArch32 compat ABI at a real arm64 kernel (seccomp-reference.md
- * §9.1): a filter loaded by a 64-bit process stays in force across execve
- * of a 32-bit ARM program, whose calls reach it with AUDIT_ARCH_ARM and
- * arm EABI numbers.  The numbers overlap the native table (arm getppid and
- * getpgrp are 64 and 65, aarch64 write and readv), so a rule must stay on
- * its ABI.  The program is a few A32 instructions that this suite writes
+ * The AArch32 compat ABI at a real arm64 kernel (CONFIG_COMPAT): a filter
+ * loaded by a 64-bit process stays in force across execve of a 32-bit ARM
+ * program, whose calls reach it with AUDIT_ARCH_ARM (0x40000028) and arm
+ * EABI numbers (arch/arm/tools/syscall.tbl).  The numbers overlap the
+ * native table (arm getppid and getpgrp are 64 and 65, aarch64 write and
+ * readv), so a rule must stay on its ABI.  The program is a few A32 instructions that this suite writes
  * out as an ELF file itself: no arm compiler is needed.
  *
  * Complements test_load.c, whose compat tests are x86_64's; a filter is
