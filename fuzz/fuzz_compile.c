@@ -118,9 +118,12 @@ struct decoded {
 
 static bool decode(struct reader *r, struct decoded *out, scmpc_diag *d)
 {
-	static const enum scmpc_arch all[SCMPC_ARCH_COUNT] = {
+	/* Five little-endian ABIs: one filter holds one byte order, and the
+	 * reference below states the argument width of these five only. */
+	static const enum scmpc_arch all[] = {
 		SCMPC_ARCH_X86_64, SCMPC_ARCH_I386, SCMPC_ARCH_X32, SCMPC_ARCH_AARCH64, SCMPC_ARCH_ARM,
 	};
+	const size_t nall = sizeof(all) / sizeof(all[0]);
 	uint8_t mask = rd8(r), rot = rd8(r), misc = rd8(r);
 	scmpc_policy *p = scmpc_policy_new(rd_action(r));
 
@@ -130,8 +133,8 @@ static bool decode(struct reader *r, struct decoded *out, scmpc_diag *d)
 	out->p = p;
 	if (!(mask & 0x1f))
 		mask |= 1;
-	for (size_t i = 0; i < SCMPC_ARCH_COUNT; i++) {
-		size_t k = (i + rot) % SCMPC_ARCH_COUNT;
+	for (size_t i = 0; i < nall; i++) {
+		size_t k = (i + rot) % nall;
 
 		if (!(mask & (1U << k)))
 			continue;

@@ -17,8 +17,8 @@
  *
  * ## Policy semantics (independent of the order rules are added in)
  *
- *  - A rule names a syscall (by name, resolved per architecture with
- *    libseccomp's tables, or by raw number for one architecture), an action
+ *  - A rule names a syscall (by name, resolved per architecture with the
+ *    project's syscall table, or by raw number for one architecture), an action
  *    and an AND-list of argument conditions.
  *  - Rules for one syscall are OR-ed.  When rules with different actions
  *    match one call, the action the kernel ranks most restrictive wins
@@ -32,7 +32,7 @@
  *  - nr == -1 (0xffffffff, a tracer skipping the call) gets the default
  *    action on every architecture, as libseccomp does.
  *  - When an unknown-syscall action is set, a number above the threshold
- *    (the highest number in libseccomp's table for the ABI, or the highest
+ *    (the highest number in the syscall table for the ABI, or the highest
  *    number the policy names, runc's rule) that no rule names gets it.
  *    ARM's private calls (0x0f0000-0x0f07ff) are never "unknown".
  *  - On 32-bit ABIs (i386, arm, and x32, whose userland is ILP32) an
@@ -89,6 +89,7 @@ SCMPC_API const char *scmpc_diag_warning(const scmpc_diag *d, size_t i);
 
 /* --------------------------------------------------------- architectures */
 
+/* Every ABI libseccomp knows.  The values are scmpc's own and stable. */
 enum scmpc_arch {
 	SCMPC_ARCH_NONE = 0,
 	SCMPC_ARCH_X86_64 = 1,
@@ -96,23 +97,76 @@ enum scmpc_arch {
 	SCMPC_ARCH_X32 = 3,
 	SCMPC_ARCH_AARCH64 = 4,
 	SCMPC_ARCH_ARM = 5,
+	SCMPC_ARCH_LOONGARCH64 = 6,
+	SCMPC_ARCH_M68K = 7,
+	SCMPC_ARCH_MIPS = 8,		/* o32, big-endian */
+	SCMPC_ARCH_MIPSEL = 9,		/* o32, little-endian */
+	SCMPC_ARCH_MIPS64 = 10,		/* n64 */
+	SCMPC_ARCH_MIPSEL64 = 11,
+	SCMPC_ARCH_MIPS64N32 = 12,	/* n32 */
+	SCMPC_ARCH_MIPSEL64N32 = 13,
+	SCMPC_ARCH_PARISC = 14,
+	SCMPC_ARCH_PARISC64 = 15,
+	SCMPC_ARCH_PPC = 16,
+	SCMPC_ARCH_PPC64 = 17,		/* big-endian */
+	SCMPC_ARCH_PPC64LE = 18,
+	SCMPC_ARCH_RISCV64 = 19,
+	SCMPC_ARCH_S390 = 20,
+	SCMPC_ARCH_S390X = 21,
+	SCMPC_ARCH_SH = 22,		/* little-endian, as libseccomp's SCMP_ARCH_SH */
+	SCMPC_ARCH_SHEB = 23,
 };
-#define SCMPC_ARCH_COUNT 5
+#define SCMPC_ARCH_COUNT 23
 
-/* "x86_64", "i386", "x32", "aarch64", "arm"; NULL for an invalid value. */
+/* "x86_64", "i386", "x32", "aarch64", "arm", "mips64n32", ...; NULL for an
+ * invalid value. */
 SCMPC_API const char *scmpc_arch_name(enum scmpc_arch a);
-/* Accepts our names, SCMP_ARCH_* tokens and Go names (amd64, 386, arm64);
- * returns SCMPC_ARCH_NONE when the name is not a supported ABI. */
+/* Accepts scmpc's names, libseccomp's SCMP_ARCH_* tokens, the names Docker
+ * profiles give hosts (amd64, arm64, mipsel64, mips3l64n32, loong64, ...),
+ * GOARCH values (386, mips64le, mips64p32le, ...) and common uname/Debian
+ * spellings (i686, armv7l, ppc64el, powerpc, hppa, sh4); case-insensitive.
+ * Returns SCMPC_ARCH_NONE for anything else. */
 SCMPC_API enum scmpc_arch scmpc_arch_from_name(const char *name);
 /* The AUDIT_ARCH value a filter sees in seccomp_data.arch. */
 SCMPC_API uint32_t scmpc_arch_audit(enum scmpc_arch a);
-/* The ABI of this build (x86_64 or aarch64), SCMPC_ARCH_NONE elsewhere. */
+/* True when the ABI's seccomp_data (and so its .bpf files) is big-endian:
+ * m68k, mips, mips64, mips64n32, parisc, parisc64, ppc, ppc64, s390,
+ * s390x, sheb. */
+SCMPC_API bool scmpc_arch_big_endian(enum scmpc_arch a);
+/* What distinguishes an ABI; the struct can grow: set sz. */
+struct scmpc_arch_info {
+	size_t sz;			/* sizeof(struct scmpc_arch_info) */
+	const char *name;		/* scmpc_arch_name() */
+	uint32_t audit;			/* AUDIT_ARCH, seccomp_data.arch */
+	uint32_t nr_base;		/* its first syscall number (x32: 0x40000000,
+					   mips o32/n64/n32: 4000/5000/6000) */
+	bool big_endian;		/* seccomp_data's byte order */
+	bool args32;			/* only the low word of an argument is compared */
+	bool cached;			/* the kernel's action cache can serve its calls
+					   (not x32, not mips n32) */
+	enum scmpc_arch host;		/* the ABI of the kernels that run it: x86_64
+					   for i386 and x32, aarch64 for arm, s390x for
+					   s390, ...; itself for a kernel's own ABI */
+	uint32_t table_max;		/* highest number of its syscall table */
+};
+/* Fill OUT for ABI A.  -EINVAL for an unknown ABI or an OUT whose sz is
+ * smaller than this version's first release of the struct. */
+SCMPC_API int scmpc_arch_describe(enum scmpc_arch a, struct scmpc_arch_info *out);
+/* The ABI of this build, SCMPC_ARCH_NONE on a machine scmpc has no ABI for. */
 SCMPC_API enum scmpc_arch scmpc_arch_native(void);
-/* Syscall number of NAME on ARCH (x32 numbers carry bit 0x40000000), or a
- * negative errno (-ENOENT) when the ABI has no such call. */
+/* Syscall number of NAME on ARCH, or a negative errno (-ENOENT) when the ABI
+ * has no such call.  Numbers carry the ABI's base: x32 numbers bit
+ * 0x40000000, mips o32/n64/n32 numbers start at 4000/5000/6000.  The table
+ * is the project's own (scmpc_syscall_table_version()), the same on every
+ * host whatever its libseccomp.  Calls an ABI reaches only through
+ * socketcall(2) or ipc(2) (accept on i386, semop on s390x) have no number
+ * there. */
 SCMPC_API int64_t scmpc_syscall_resolve(enum scmpc_arch a, const char *name);
 /* Name of NR on ARCH, copied into BUF; returns false when unknown. */
 SCMPC_API bool scmpc_syscall_name(enum scmpc_arch a, uint32_t nr, char *buf, size_t len);
+/* The version of the syscall table compiled in ("v7.1.0-rc4 2026-05-19":
+ * the libseccomp table it was generated from). */
+SCMPC_API const char *scmpc_syscall_table_version(void);
 
 /* --------------------------------------------------------------- actions */
 
@@ -242,9 +296,14 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 /* Wrap an existing program (from a .bpf file, libseccomp, ...). */
 SCMPC_API int scmpc_prog_new(const struct sock_filter *insns, size_t len, scmpc_prog **out,
 			     scmpc_diag *d);
-/* Parse raw .bpf bytes (host-endian struct sock_filter array). */
+/* Parse raw .bpf bytes: a struct sock_filter array in either byte order.
+ * The bytes are read in the host's order unless only the other order gives
+ * a program the kernel accepts (a .bpf exported for a big-endian target on
+ * a little-endian host, or the reverse); scmpc_prog_swapped() tells. */
 SCMPC_API int scmpc_prog_from_bytes(const void *buf, size_t size, scmpc_prog **out,
 				    scmpc_diag *d);
+/* True when scmpc_prog_from_bytes() read the program byte-swapped. */
+SCMPC_API bool scmpc_prog_swapped(const scmpc_prog *prog);
 SCMPC_API void scmpc_prog_free(scmpc_prog *prog);
 SCMPC_API const struct sock_filter *scmpc_prog_insns(const scmpc_prog *prog);
 SCMPC_API size_t scmpc_prog_len(const scmpc_prog *prog);
@@ -288,7 +347,8 @@ SCMPC_API int scmpc_cache_bitmap(const struct sock_filter *const *progs, const s
 /* ----------------------------------------------------------------- export */
 
 enum scmpc_format {
-	SCMPC_FORMAT_BPF = 0,	/* raw struct sock_filter array, host endian */
+	SCMPC_FORMAT_BPF = 0,	/* raw struct sock_filter array, in the byte order of
+				   the options' arch (default: the host's) */
 	SCMPC_FORMAT_C = 1,	/* a C array for embedding */
 	SCMPC_FORMAT_TEXT = 2,	/* disassembly with syscall names */
 };
@@ -296,8 +356,16 @@ enum scmpc_format {
 struct scmpc_format_opts {
 	size_t sz;
 	const char *c_name;	/* C array name; default "scmpc_filter" */
-	enum scmpc_arch arch;	/* names syscalls in text; default native */
+	enum scmpc_arch arch;	/* names syscalls in text and C, and sets the byte
+				   order of SCMPC_FORMAT_BPF; default native */
 };
+
+/* The ABIs a program serves: the AUDIT_ARCH values it tests
+ * seccomp_data.arch against (x86_64's brings x32 with it, whose numbers
+ * reach the same section).  Up to N go to OUT in program order; returns how
+ * many there are, or a negative errno. */
+SCMPC_API int scmpc_prog_abis(const struct sock_filter *insns, size_t len, enum scmpc_arch *out,
+			      size_t n);
 
 /* Render INSNS; *OUT is malloc'ed (NUL-terminated for text formats) and
  * *OUT_LEN excludes the terminator. */

@@ -21,10 +21,6 @@
 #define DEFAULT_KERNEL KERNEL_VERSION(6, 18, 0)
 #define DEFAULT_NR_COUNT 470	/* x86_64 and arm64 tables of Linux 6.18 */
 
-/* x86_64 numbers of the two calls seccomp lets through unfiltered. */
-#define X86_64_NR_URETPROBE 335
-#define X86_64_NR_UPROBE 336
-
 SCMPC_API int scmpc_cache_const_allow(const struct sock_filter *insns, size_t len,
 				      uint32_t audit_arch, uint32_t nr, uint32_t *stop_pc)
 {
@@ -90,9 +86,10 @@ static bool uprobe_exception(enum scmpc_arch a, unsigned kv, uint32_t nr)
 {
 	if (a != SCMPC_ARCH_X86_64)
 		return false;
-	if (nr == X86_64_NR_URETPROBE)
+	const struct arch_info *ai = arch_info(a);
+	if (nr == arch_resolve(ai, "uretprobe"))
 		return kv >= KERNEL_VERSION(6, 14, 0);
-	if (nr == X86_64_NR_UPROBE)
+	if (nr == arch_resolve(ai, "uprobe"))
 		return kv >= KERNEL_VERSION(6, 18, 0);
 	return false;
 }
@@ -109,15 +106,14 @@ SCMPC_API int scmpc_cache_bitmap(const struct sock_filter *const *progs, const s
 	unsigned kv = opts.kernel_version ? opts.kernel_version : DEFAULT_KERNEL;
 	uint32_t nr_count = opts.nr_count ? opts.nr_count : DEFAULT_NR_COUNT;
 
-	switch (a) {
-	case SCMPC_ARCH_X86_64: audit = AUDIT_ARCH_X86_64; break;
-	case SCMPC_ARCH_I386: audit = AUDIT_ARCH_I386; break;	/* x86_64's compat bitmap */
-	case SCMPC_ARCH_AARCH64: audit = AUDIT_ARCH_AARCH64; break;
-	case SCMPC_ARCH_ARM: audit = AUDIT_ARCH_ARM; break;	/* arm64's compat bitmap */
-	default:
-		/* x32 numbers (bit 30 set) lie beyond every bitmap. */
+	/* A kernel keeps a bitmap for its native ABI and its compat ABI
+	 * (x86_64 and i386, aarch64 and arm, s390x and s390, ...); x32
+	 * numbers (bit 30 set) lie beyond every bitmap, and n32 is neither
+	 * ABI of a mips64 kernel. */
+	const struct arch_info *ai = arch_info(a);
+	if (!ai || !ai->cached)
 		return -EINVAL;
-	}
+	audit = ai->audit;
 	/* The count is returned as an int. */
 	if (!progs || !lens || nprogs == 0 || !bits || nr_count > INT_MAX)
 		return -EINVAL;

@@ -61,7 +61,7 @@ static bool alu(uint16_t code, uint32_t *a, uint32_t operand)
 SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
 			    const struct seccomp_data *data, uint32_t *ret, unsigned *steps)
 {
-	unsigned char raw[sizeof(struct seccomp_data)];
+	uint32_t words[sizeof(struct seccomp_data) / 4];
 	/* The kernel leaves M[] uninitialised; a verified program never reads
 	 * a slot it did not write, so the value chosen here is unobservable
 	 * for those and merely deterministic for the others. */
@@ -72,7 +72,17 @@ SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
 
 	if (!insns || len == 0 || !data || !ret)
 		return -EINVAL;
-	memcpy(raw, data, sizeof(raw));
+	/* The kernel of the call's ABI lays seccomp_data out in that ABI's byte
+	 * order, which its AUDIT_ARCH value states: a 32-bit load of a 64-bit
+	 * field gets the high half first on a big-endian ABI. */
+	bool be = audit_big_endian(data->arch);
+	words[0] = (uint32_t)data->nr;
+	words[1] = data->arch;
+	for (unsigned i = 0; i < 7; i++) {
+		uint64_t v = i == 0 ? data->instruction_pointer : data->args[i - 1];
+		words[2 + 2 * i + (be ? 0 : 1)] = (uint32_t)(v >> 32);
+		words[2 + 2 * i + (be ? 1 : 0)] = (uint32_t)v;
+	}
 
 	while (pc < len) {
 		const struct sock_filter *f = &insns[pc];
@@ -82,9 +92,9 @@ SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
 		n++;
 		switch (f->code) {
 		case BPF_LD | BPF_W | BPF_ABS:
-			if (k >= sizeof(raw) || k % 4 != 0)
+			if (k >= sizeof(words) || k % 4 != 0)
 				return -EINVAL;
-			memcpy(&a, raw + k, sizeof(a));	/* host byte order, as the kernel */
+			a = words[k / 4];
 			break;
 		case BPF_LD | BPF_W | BPF_LEN:
 			a = SECCOMP_DATA_LEN;

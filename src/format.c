@@ -13,7 +13,6 @@
 #include <string.h>
 #include "internal.h"
 
-#define X32_SYSCALL_BIT 0x40000000U
 #define COMMENT_COLUMN 36	/* disassembly width before a "# ..." note */
 
 /* ------------------------------------------------------------ buffer */
@@ -143,39 +142,39 @@ static void flow_compute(const struct sock_filter *insns, size_t len, struct flo
 
 /* --------------------------------------------------------- names */
 
+/* AUDIT_ARCH values of ABIs scmpc does not compile for, named anyway so
+ * that a foreign program reads well. */
 static const struct {
 	uint32_t audit;
 	const char *name;
-} audit_names[] = {
-	{ AUDIT_ARCH_X86_64, "AUDIT_ARCH_X86_64" },
-	{ AUDIT_ARCH_I386, "AUDIT_ARCH_I386" },
-	{ AUDIT_ARCH_AARCH64, "AUDIT_ARCH_AARCH64" },
-	{ AUDIT_ARCH_ARM, "AUDIT_ARCH_ARM" },
+} other_audit_names[] = {
 	{ AUDIT_ARCH_ARMEB, "AUDIT_ARCH_ARMEB" },
-	{ AUDIT_ARCH_RISCV64, "AUDIT_ARCH_RISCV64" },
 	{ AUDIT_ARCH_RISCV32, "AUDIT_ARCH_RISCV32" },
-	{ AUDIT_ARCH_S390X, "AUDIT_ARCH_S390X" },
-	{ AUDIT_ARCH_S390, "AUDIT_ARCH_S390" },
-	{ AUDIT_ARCH_PPC64LE, "AUDIT_ARCH_PPC64LE" },
-	{ AUDIT_ARCH_PPC64, "AUDIT_ARCH_PPC64" },
-	{ AUDIT_ARCH_PPC, "AUDIT_ARCH_PPC" },
-	{ AUDIT_ARCH_MIPS, "AUDIT_ARCH_MIPS" },
-	{ AUDIT_ARCH_MIPSEL, "AUDIT_ARCH_MIPSEL" },
-	{ AUDIT_ARCH_MIPS64, "AUDIT_ARCH_MIPS64" },
-	{ AUDIT_ARCH_MIPSEL64, "AUDIT_ARCH_MIPSEL64" },
-	{ AUDIT_ARCH_MIPS64N32, "AUDIT_ARCH_MIPS64N32" },
-	{ AUDIT_ARCH_MIPSEL64N32, "AUDIT_ARCH_MIPSEL64N32" },
-	{ AUDIT_ARCH_PARISC, "AUDIT_ARCH_PARISC" },
-	{ AUDIT_ARCH_PARISC64, "AUDIT_ARCH_PARISC64" },
+	{ AUDIT_ARCH_SPARC, "AUDIT_ARCH_SPARC" },
 	{ AUDIT_ARCH_SPARC64, "AUDIT_ARCH_SPARC64" },
-	{ AUDIT_ARCH_LOONGARCH64, "AUDIT_ARCH_LOONGARCH64" },
+	{ AUDIT_ARCH_IA64, "AUDIT_ARCH_IA64" },
+	{ AUDIT_ARCH_ALPHA, "AUDIT_ARCH_ALPHA" },
 };
 
-static const char *audit_name(uint32_t audit)
+/* "AUDIT_ARCH_X86_64" (x86_64 and x32 share it), or NULL. */
+static const char *audit_name(uint32_t audit, char *buf, size_t n)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(audit_names); i++)
-		if (audit_names[i].audit == audit)
-			return audit_names[i].name;
+	enum scmpc_arch a = arch_of_call(audit, 0);
+	if (a != SCMPC_ARCH_NONE) {
+		size_t k = (size_t)snprintf(buf, n, "AUDIT_ARCH_");
+		for (const char *c = scmpc_arch_name(a); *c && k + 1 < n; c++)
+			buf[k++] = (char)toupper((unsigned char)*c);
+		buf[k] = '\0';
+		/* The kernel's names where they differ from scmpc's. */
+		if (a == SCMPC_ARCH_SH)
+			snprintf(buf, n, "AUDIT_ARCH_SHEL");
+		else if (a == SCMPC_ARCH_SHEB)
+			snprintf(buf, n, "AUDIT_ARCH_SH");
+		return buf;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(other_audit_names); i++)
+		if (other_audit_names[i].audit == audit)
+			return other_audit_names[i].name;
 	return NULL;
 }
 
@@ -184,14 +183,10 @@ static enum scmpc_arch names_abi(const struct flow *s, enum scmpc_arch fallback)
 {
 	if (!s->arch_known)
 		return fallback;
-	switch (s->arch) {
-	case AUDIT_ARCH_X86_64:
-		return fallback == SCMPC_ARCH_X32 ? SCMPC_ARCH_X32 : SCMPC_ARCH_X86_64;
-	case AUDIT_ARCH_I386: return SCMPC_ARCH_I386;
-	case AUDIT_ARCH_AARCH64: return SCMPC_ARCH_AARCH64;
-	case AUDIT_ARCH_ARM: return SCMPC_ARCH_ARM;
-	default: return SCMPC_ARCH_NONE;
-	}
+	enum scmpc_arch a = arch_of_call(s->arch, 0);
+	if (a == SCMPC_ARCH_X86_64 && fallback == SCMPC_ARCH_X32)
+		return SCMPC_ARCH_X32;
+	return a;
 }
 
 /* Name syscall NR of ABI; x86_64 and x32 share a section, and numbers from
@@ -265,15 +260,11 @@ static void fmt_cond(char *buf, size_t n, uint16_t code, bool negate, const char
 		snprintf(buf, n, "A %s %s", rel[BPF_OP(code) >> 4][negate], operand);
 }
 
-static void fmt_load(char *text, size_t tn, char *note, size_t nn, char reg, uint32_t k)
+static void fmt_load(char *text, size_t tn, char *note, size_t nn, char reg, uint32_t k, bool be)
 {
-	/* Which half of a 64-bit field sits first follows the host, as the
-	 * filter reads seccomp_data in native byte order. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	const unsigned hi_off = 0;
-#else
-	const unsigned hi_off = 4;
-#endif
+	/* The filter reads seccomp_data in the ABI's byte order: on a
+	 * big-endian ABI the high half of a 64-bit field comes first. */
+	const unsigned hi_off = be ? 0 : 4;
 	if (k >= sizeof(struct seccomp_data) || k % 4 != 0) {
 		snprintf(text, tn, "%c = data[%u]", reg, k);
 		snprintf(note, nn, "invalid: seccomp needs k < 64 and k %% 4 == 0");
@@ -318,7 +309,8 @@ static void fmt_jump(char *text, size_t tn, char *note, size_t nn, const struct 
 	if (!by_k)
 		return;
 	if (s->a == A_ARCH) {
-		const char *an = audit_name(f->k);
+		char buf[40];
+		const char *an = audit_name(f->k, buf, sizeof(buf));
 		if (an)
 			snprintf(note, nn, "%s", an);
 	} else if (s->a == A_NR && BPF_OP(f->code) != BPF_JSET) {
@@ -359,7 +351,8 @@ static void disasm(const struct sock_filter *f, size_t pc, const struct flow *s,
 
 	switch (code) {
 	case BPF_LD | BPF_W | BPF_ABS:
-		fmt_load(text, tn, note, nn, 'A', f->k);
+		fmt_load(text, tn, note, nn, 'A', f->k,
+			 s->arch_known ? audit_big_endian(s->arch) : scmpc_arch_big_endian(fallback));
 		return;
 	case BPF_LD | BPF_W | BPF_LEN: snprintf(text, tn, "A = len"); snprintf(note, nn, "64"); return;
 	case BPF_LDX | BPF_W | BPF_LEN: snprintf(text, tn, "X = len"); snprintf(note, nn, "64"); return;
@@ -449,6 +442,40 @@ static void emit_c(struct sbuf *b, const struct sock_filter *insns, size_t len,
 	sb_printf(b, "};\n");
 }
 
+SCMPC_API int scmpc_prog_abis(const struct sock_filter *insns, size_t len, enum scmpc_arch *out,
+			      size_t n)
+{
+	if (!insns || len == 0 || (!out && n))
+		return -EINVAL;
+	if (len > SIZE_MAX / sizeof(struct flow))
+		return -EOVERFLOW;
+	struct flow *fl = malloc(len * sizeof(*fl));
+	if (!fl)
+		return -ENOMEM;
+	flow_compute(insns, len, fl);
+	bool seen[SCMPC_ARCH_COUNT + 1] = { false };
+	size_t count = 0;
+	/* A dispatch is a test of seccomp_data.arch, as loaded, against a
+	 * constant: another constant that merely equals an AUDIT_ARCH (an
+	 * x32 number compared with 0x40000028, which is arm's) is not one. */
+	for (size_t pc = 0; pc < len; pc++) {
+		const struct sock_filter *f = &insns[pc];
+		if (!fl[pc].reached || fl[pc].a != A_ARCH || f->code != (BPF_JMP | BPF_JEQ | BPF_K))
+			continue;
+		for (int k = 0; k < 2; k++) {
+			enum scmpc_arch a = arch_of_call(f->k, k ? X32_SYSCALL_BIT : 0);
+			if (a == SCMPC_ARCH_NONE || seen[a])
+				continue;
+			seen[a] = true;
+			if (count < n)
+				out[count] = a;
+			count++;
+		}
+	}
+	free(fl);
+	return (int)count;
+}
+
 SCMPC_API int scmpc_format(const struct sock_filter *insns, size_t len, enum scmpc_format f,
 			   const struct scmpc_format_opts *o, char **out, size_t *out_len,
 			   scmpc_diag *d)
@@ -481,6 +508,10 @@ SCMPC_API int scmpc_format(const struct sock_filter *insns, size_t len, enum scm
 		if (b.oom)
 			break;
 		memcpy(b.buf, insns, len * sizeof(*insns));
+		/* In the target's byte order, as the kernel there reads it
+		 * (and as libseccomp's export writes it). */
+		if (abi != SCMPC_ARCH_NONE && scmpc_arch_big_endian(abi) != host_big_endian())
+			bpf_swap((struct sock_filter *)(void *)b.buf, len);
 		b.len = len * sizeof(*insns);
 		b.buf[b.len] = '\0';
 		break;

@@ -20,7 +20,6 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -645,47 +644,20 @@ static const struct {
 	{ "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV", FLAG_WAIT_KILLABLE_RECV },
 };
 
-/* Every SCMP_ARCH_* token the runtime-spec and libseccomp define; the ones
- * scmpc cannot compile for are skipped rather than rejected. */
-static const struct {
-	const char *tok;
-	enum scmpc_arch a;
-} arch_tokens[] = {
-	{ "SCMP_ARCH_X86", SCMPC_ARCH_I386 },	    { "SCMP_ARCH_X86_64", SCMPC_ARCH_X86_64 },
-	{ "SCMP_ARCH_X32", SCMPC_ARCH_X32 },	    { "SCMP_ARCH_ARM", SCMPC_ARCH_ARM },
-	{ "SCMP_ARCH_AARCH64", SCMPC_ARCH_AARCH64 }, { "SCMP_ARCH_LOONGARCH64", SCMPC_ARCH_NONE },
-	{ "SCMP_ARCH_M68K", SCMPC_ARCH_NONE },	    { "SCMP_ARCH_MIPS", SCMPC_ARCH_NONE },
-	{ "SCMP_ARCH_MIPS64", SCMPC_ARCH_NONE },    { "SCMP_ARCH_MIPS64N32", SCMPC_ARCH_NONE },
-	{ "SCMP_ARCH_MIPSEL", SCMPC_ARCH_NONE },    { "SCMP_ARCH_MIPSEL64", SCMPC_ARCH_NONE },
-	{ "SCMP_ARCH_MIPSEL64N32", SCMPC_ARCH_NONE }, { "SCMP_ARCH_PPC", SCMPC_ARCH_NONE },
-	{ "SCMP_ARCH_PPC64", SCMPC_ARCH_NONE },	    { "SCMP_ARCH_PPC64LE", SCMPC_ARCH_NONE },
-	{ "SCMP_ARCH_S390", SCMPC_ARCH_NONE },	    { "SCMP_ARCH_S390X", SCMPC_ARCH_NONE },
-	{ "SCMP_ARCH_SH", SCMPC_ARCH_NONE },	    { "SCMP_ARCH_SHEB", SCMPC_ARCH_NONE },
-	{ "SCMP_ARCH_PARISC", SCMPC_ARCH_NONE },    { "SCMP_ARCH_PARISC64", SCMPC_ARCH_NONE },
-	{ "SCMP_ARCH_RISCV64", SCMPC_ARCH_NONE },
-};
-
-/* The host names moby and containers/common test includes/excludes.arches
- * against (libseccomp's native-arch strings; Go's "386" becomes "x86").  No
- * Go runtime is x32, so "x32" is scmpc's own choice for that target. */
-static const char *host_arch_name(enum scmpc_arch a)
-{
-	switch (a) {
-	case SCMPC_ARCH_X86_64: return "amd64";
-	case SCMPC_ARCH_I386: return "x86";
-	case SCMPC_ARCH_X32: return "x32";
-	case SCMPC_ARCH_AARCH64: return "arm64";
-	case SCMPC_ARCH_ARM: return "arm";
-	default: return "";
-	}
-}
-
 static const char *arch_token(enum scmpc_arch a)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(arch_tokens); i++)
-		if (arch_tokens[i].a == a)
-			return arch_tokens[i].tok;
-	return "";
+	const struct arch_info *i = arch_info(a);
+	return i ? i->scmp_name : "";
+}
+
+/* The name moby and containers/common give the host when they test
+ * includes/excludes.arches (their goToNative strings: Go's "386" is "x86",
+ * "mips64le" is "mipsel64").  No Go runtime is x32, so "x32" is scmpc's own
+ * choice for that target. */
+static const char *host_arch_name(enum scmpc_arch a)
+{
+	const struct arch_info *i = arch_info(a);
+	return i ? i->docker_name : "";
 }
 
 /* Docker's default bounding set (moby oci/caps/defaults.go). */
@@ -906,18 +878,12 @@ static int docker_keep(struct jctx *c, const struct jobj *eo, const char *ew, bo
 	return 0;
 }
 
-/* Unknown in runc's sense: libseccomp knows the name on no architecture at
- * all.  A name that only other ABIs have (arm_fadvise64_64 in an x86
- * policy) is normal in multi-arch profiles; it simply resolves nowhere.
- * libseccomp answers a pseudo-number (< 0 but not __NR_SCMP_ERROR) for a
- * name it knows elsewhere, which keeps this to a few hash lookups. */
+/* Unknown in runc's sense: no ABI of the syscall table has the name.  A
+ * name that only other ABIs have (arm_fadvise64_64 in an x86 policy) is
+ * normal in multi-arch profiles; it simply resolves nowhere. */
 static bool syscall_known(const char *name)
 {
-	for (enum scmpc_arch a = 1; a <= SCMPC_ARCH_COUNT; a++)
-		if (seccomp_syscall_resolve_name_arch(arch_info(a)->scmp_token, name) !=
-		    __NR_SCMP_ERROR)
-			return true;
-	return false;
+	return syscall_name_known(name);
 }
 
 /* ------------------------------------------------------------ entries */
@@ -1143,16 +1109,16 @@ out:
 
 static int add_arch_token(struct jctx *c, const char *tok, const char *where)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(arch_tokens); i++) {
-		if (strcmp(arch_tokens[i].tok, tok))
-			continue;
-		if (arch_tokens[i].a == SCMPC_ARCH_NONE) {
-			jwarn(c, where, "%s is not supported by scmpc; skipped", tok);
-			return 0;
-		}
-		return scmpc_policy_add_arch(c->p, arch_tokens[i].a, c->d);
+	enum scmpc_arch a = arch_from_scmp_name(tok);
+	if (a == SCMPC_ARCH_NONE)
+		return jerr(c, where, "unknown architecture \"%s\"", tok);
+	int r = scmpc_policy_add_arch(c->p, a, c->d);
+	if (r < 0) {
+		char msg[256];	/* jerr() rewrites the message it would read */
+		snprintf(msg, sizeof(msg), "%s", scmpc_diag_message(c->d));
+		return jerr(c, where, "%s", msg);
 	}
-	return jerr(c, where, "unknown architecture \"%s\"", tok);
+	return r;
 }
 
 /* moby: the first archMap entry for the host adds itself and its

@@ -46,6 +46,7 @@ struct lterm {
 struct lctx {
 	struct dag *g;
 	enum layout_goal goal;
+	const struct arch_info *ai;	/* where the argument words sit */
 };
 
 /* One residual problem: the terms that can still decide, in precedence
@@ -70,10 +71,10 @@ static unsigned var_of(const struct lcond *c, uint8_t st)
 	return 2u * c->arg + ((c->wide && st == ST_PENDING) ? 0u : 1u);
 }
 
-static uint32_t var_offset(unsigned var)
+/* Variable 2i is the high word of args[i], 2i + 1 its low word. */
+static uint32_t var_offset(const struct lctx *c, unsigned var)
 {
-	/* Little-endian seccomp_data: the low word of args[i] comes first. */
-	return 16u + 8u * (var / 2) + ((var % 2 == 0) ? 4u : 0u);
+	return arch_arg_offset(c->ai, var / 2, var % 2 == 0);
 }
 
 /* Outcome of `x op c` over 32-bit x as up to three pieces. */
@@ -332,7 +333,7 @@ static uint32_t build_mask_test(struct lctx *c, const struct lprob *pb, size_t w
 	else
 		node = dag_and(c->g, m, dag_jmp(c->g, BPF_JEQ, d, tin, tout));
 	free(sin);
-	return held == (int)var ? node : dag_ld(c->g, var_offset(var), node);
+	return held == (int)var ? node : dag_ld(c->g, var_offset(c, var), node);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -489,7 +490,7 @@ static uint32_t build_partition(struct lctx *c, const struct lprob *pb, unsigned
 	}
 	node = layout_tree(c->g, rv.v, rv.n, c->goal);
 	if (node != NODE_NONE && held != (int)var)
-		node = dag_ld(c->g, var_offset(var), node);
+		node = dag_ld(c->g, var_offset(c, var), node);
 out:
 	if (node == NODE_NONE)
 		c->g->oom = true;
@@ -581,7 +582,8 @@ static uint8_t initial_state(struct lcond *lc)
 uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
 		       size_t lo, size_t hi, bool compact)
 {
-	struct lctx c = { .g = g, .goal = compact ? LAYOUT_ARGS_COMPACT : LAYOUT_ARGS };
+	struct lctx c = { .g = g, .goal = compact ? LAYOUT_ARGS_COMPACT : LAYOUT_ARGS,
+			  .ai = v->info };
 	struct lprob pb;
 	size_t ncond = 0;
 
@@ -619,8 +621,6 @@ uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_v
 
 /* ---------------------------------------------------------- number trees */
 
-#define X32_BIT 0x40000000U
-
 /* One part of the number space of an AUDIT_ARCH value and who decides it. */
 struct segment {
 	uint32_t lo, hi;
@@ -631,13 +631,15 @@ struct segment {
 static void fallback_cuts(const struct arch_view *v, uint32_t lo, uint32_t hi, uint32_t *cuts,
 			  size_t *n)
 {
-	uint32_t cand[3] = { v->threshold + 1, 0x0f0000, 0x0f0800 };
+	uint32_t plo, phi;
+	bool priv = arch_private_range(v->info, &plo, &phi);
+	uint32_t cand[3] = { v->threshold + 1, plo, phi + 1 };
 	*n = 0;
 	cuts[(*n)++] = lo;
 	for (size_t i = 0; i < 3; i++) {
 		if (i == 0 && v->threshold == UINT32_MAX)
 			continue;
-		if (i > 0 && v->arch != SCMPC_ARCH_ARM)
+		if (i > 0 && !priv)
 			continue;
 		if (cand[i] > lo && cand[i] <= hi)
 			cuts[(*n)++] = cand[i];
@@ -760,17 +762,16 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 
 		struct segment segs[2];
 		size_t nseg = 0;
-		uint32_t hot_lo = 0;
+		uint32_t hot_lo = ai->nr_base;	/* where the ABI's numbers start */
 		if (ai->audit == arch_info(SCMPC_ARCH_X86_64)->audit) {
 			/* x32 numbers carry bit 30; every number from there up
 			 * belongs to x32 (or, without x32 rules, to a foreign
 			 * ABI), as in libseccomp.  -1 gets the default. */
 			const struct arch_view *v64 = find_view(views, p->narches, SCMPC_ARCH_X86_64);
 			const struct arch_view *v32 = find_view(views, p->narches, SCMPC_ARCH_X32);
-			if (!v64)
-				hot_lo = X32_BIT;	/* x32 alone: its numbers are the hot ones */
-			segs[nseg++] = (struct segment){ 0, X32_BIT - 1, v64 };
-			segs[nseg++] = (struct segment){ X32_BIT, 0xfffffffeU, v32 };
+			hot_lo = v64 ? 0 : X32_SYSCALL_BIT;	/* x32 alone: its numbers are hot */
+			segs[nseg++] = (struct segment){ 0, X32_SYSCALL_BIT - 1, v64 };
+			segs[nseg++] = (struct segment){ X32_SYSCALL_BIT, 0xfffffffeU, v32 };
 		} else {
 			segs[nseg++] = (struct segment){ 0, 0xfffffffeU, &views[i] };
 		}
@@ -789,8 +790,9 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 
 	uint32_t chain = dag_ret(g, p->badarch_action);
 	for (size_t k = naudit; k-- > 0;)
-		chain = dag_jmp(g, BPF_JEQ, audits[k], dag_ld(g, 0, sections[k]), chain);
-	chain = dag_ld(g, 4, chain);
+		chain = dag_jmp(g, BPF_JEQ, audits[k],
+				dag_ld(g, offsetof(struct seccomp_data, nr), sections[k]), chain);
+	chain = dag_ld(g, offsetof(struct seccomp_data, arch), chain);
 	if (chain == NODE_NONE)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	return chain;

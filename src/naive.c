@@ -2,18 +2,18 @@
 /*
  * The unoptimised lowering: one equality test per syscall in a chain, the
  * rules of a syscall tried in precedence order, each 64-bit condition as
- * the textbook high-word/low-word sequence.  It shares nothing with
- * lower.c and layout.c, so differential tests can hold the optimised
- * output against it.
+ * the textbook high-word/low-word sequence.  It shares no lowering or
+ * layout code with lower.c and layout.c (only the DAG and emitter, and the
+ * ABI facts of arch.c), so differential tests can hold the optimised output
+ * against it.  lower.c in turn uses lower_naive_syscall() as a candidate:
+ * for a syscall whose lowered tree would be larger than this chain, the
+ * chain is emitted instead.
  */
 #include <linux/filter.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include "lower.h"
 
-#define X32_BIT 0x40000000U
-
-static uint32_t off_lo(unsigned arg) { return 16u + 8u * arg; }
-static uint32_t off_hi(unsigned arg) { return 20u + 8u * arg; }
 
 /* Test of the low word alone: A = lo(arg) (or its masked value). */
 static uint32_t cmp32(struct dag *g, uint8_t op, uint32_t k, uint32_t t, uint32_t f)
@@ -28,19 +28,21 @@ static uint32_t cmp32(struct dag *g, uint8_t op, uint32_t k, uint32_t t, uint32_
 	}
 }
 
-static uint32_t cond_node(struct dag *g, const struct scmpc_cond *c, bool compat32, uint32_t t,
-			  uint32_t f)
+static uint32_t cond_node(struct dag *g, const struct scmpc_cond *c, const struct arch_info *ai,
+			  uint32_t t, uint32_t f)
 {
-	bool wide = !compat32 && !(c->flags & SCMPC_COND_32BIT);
+	bool wide = !ai->compat32 && !(c->flags & SCMPC_COND_32BIT);
+	uint32_t off_lo = arch_arg_offset(ai, c->arg, false);
+	uint32_t off_hi = arch_arg_offset(ai, c->arg, true);
 	uint32_t lo = (uint32_t)c->value, hi = (uint32_t)(c->value >> 32);
 
 	if (c->op == SCMPC_OP_MASKED_EQ) {
 		uint32_t mlo = (uint32_t)c->value, dlo = (uint32_t)c->value2;
-		uint32_t low = dag_ld(g, off_lo(c->arg),
+		uint32_t low = dag_ld(g, off_lo,
 				      dag_and(g, mlo, dag_jmp(g, BPF_JEQ, dlo, t, f)));
 		if (!wide)
 			return (c->value2 >> 32) ? f : low;
-		return dag_ld(g, off_hi(c->arg),
+		return dag_ld(g, off_hi,
 			      dag_and(g, (uint32_t)(c->value >> 32),
 				      dag_jmp(g, BPF_JEQ, (uint32_t)(c->value2 >> 32), low, f)));
 	}
@@ -50,9 +52,9 @@ static uint32_t cond_node(struct dag *g, const struct scmpc_cond *c, bool compat
 				      c->op == SCMPC_OP_LE;
 			return always ? t : f;
 		}
-		return dag_ld(g, off_lo(c->arg), cmp32(g, c->op, lo, t, f));
+		return dag_ld(g, off_lo, cmp32(g, c->op, lo, t, f));
 	}
-	uint32_t low = dag_ld(g, off_lo(c->arg), cmp32(g, c->op, lo, t, f));
+	uint32_t low = dag_ld(g, off_lo, cmp32(g, c->op, lo, t, f));
 	uint32_t above, below;
 	switch (c->op) {
 	case SCMPC_OP_EQ: above = f; below = f; break;
@@ -60,7 +62,7 @@ static uint32_t cond_node(struct dag *g, const struct scmpc_cond *c, bool compat
 	case SCMPC_OP_GT: case SCMPC_OP_GE: above = t; below = f; break;
 	default: above = f; below = t; break;
 	}
-	return dag_ld(g, off_hi(c->arg),
+	return dag_ld(g, off_hi,
 		      dag_jmp(g, BPF_JGT, hi, above, dag_jmp(g, BPF_JEQ, hi, low, below)));
 }
 
@@ -92,7 +94,7 @@ uint32_t lower_naive_syscall(struct dag *g, const scmpc_policy *p, const struct 
 		const struct rule *r = &p->rules[rk[i].rule];
 		uint32_t node = dag_ret(g, r->action);
 		for (size_t k = r->nconds; k-- > 0;)
-			node = cond_node(g, &r->conds[k], v->info->compat32, node, next);
+			node = cond_node(g, &r->conds[k], v->info, node, next);
 		next = node;
 	}
 	free(rk);
@@ -105,9 +107,9 @@ static uint32_t fallback_node(struct dag *g, const scmpc_policy *p, const struct
 	uint32_t def = dag_ret(g, p->def_action);
 	if (!v->unknown_set || v->threshold == UINT32_MAX)
 		return def;
-	uint32_t unk = dag_ret(g, p->unknown_action);
-	if (v->arch == SCMPC_ARCH_ARM)
-		unk = dag_jmp(g, BPF_JGE, 0x0f0000, dag_jmp(g, BPF_JGE, 0x0f0800, unk, def), unk);
+	uint32_t unk = dag_ret(g, p->unknown_action), plo, phi;
+	if (arch_private_range(v->info, &plo, &phi))
+		unk = dag_jmp(g, BPF_JGE, plo, dag_jmp(g, BPF_JGT, phi, unk, def), unk);
 	return dag_jmp(g, BPF_JGT, v->threshold, dag_jmp(g, BPF_JEQ, UINT32_MAX, def, unk), def);
 }
 
@@ -124,7 +126,7 @@ static uint32_t chain_node(struct dag *g, const scmpc_policy *p, const struct ar
 		if (nr == UINT32_MAX)
 			continue;
 		if (v->info->audit == arch_info(SCMPC_ARCH_X86_64)->audit &&
-		    (nr >= X32_BIT) != x32_part)
+		    (nr >= X32_SYSCALL_BIT) != x32_part)
 			continue;	/* unreachable through this part */
 		next = dag_jmp(g, BPF_JEQ, nr, lower_naive_syscall(g, p, v, i, j), next);
 	}
@@ -160,13 +162,14 @@ int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *view
 			uint32_t part64 = v64 ? chain_node(g, p, v64, false) : bad;
 			uint32_t part32 = v32 ? chain_node(g, p, v32, true) : bad;
 			section = dag_jmp(g, BPF_JEQ, UINT32_MAX, def,
-					  dag_jmp(g, BPF_JGE, X32_BIT, part32, part64));
+					  dag_jmp(g, BPF_JGE, X32_SYSCALL_BIT, part32, part64));
 		} else {
 			section = dag_jmp(g, BPF_JEQ, UINT32_MAX, def, chain_node(g, p, v, false));
 		}
-		chain = dag_jmp(g, BPF_JEQ, v->info->audit, dag_ld(g, 0, section), chain);
+		chain = dag_jmp(g, BPF_JEQ, v->info->audit,
+				dag_ld(g, offsetof(struct seccomp_data, nr), section), chain);
 	}
-	chain = dag_ld(g, 4, chain);
+	chain = dag_ld(g, offsetof(struct seccomp_data, arch), chain);
 	if (g->too_big)
 		return diag_err(d, -E2BIG, NULL,
 				"the policy is too complex: its decisions outgrow what a program "

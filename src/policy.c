@@ -99,6 +99,13 @@ SCMPC_API int scmpc_policy_add_arch(scmpc_policy *p, enum scmpc_arch a, scmpc_di
 		return diag_err(d, -EINVAL, NULL, "unsupported architecture %d", (int)a);
 	if (policy_has_arch(p, a))
 		return 0;
+	/* One program serves one byte order: the argument words sit at
+	 * different offsets, and libseccomp refuses the mix too. */
+	if (p->narches && arch_info(p->arches[0])->big_endian != arch_info(a)->big_endian)
+		return diag_err(d, -EDOM, NULL, "%s is %s-endian and %s is not: one filter cannot "
+				"serve both byte orders", scmpc_arch_name(a),
+				arch_info(a)->big_endian ? "big" : "little",
+				scmpc_arch_name(p->arches[0]));
 	p->arches[p->narches++] = a;
 	return 0;
 }
@@ -287,19 +294,13 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 	if (!v->rs)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	uint32_t maxnr = v->info->nr_base;
-	struct name_table names = { 0 };
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct rule *r = &p->rules[i];
 		uint32_t nr;
 		if (r->arch != SCMPC_ARCH_NONE && r->arch != a)
 			continue;
 		if (r->name) {
-			int64_t n = arch_resolve(v->info, r->name, &names);
-			if (n == -ENOMEM) {
-				name_table_free(&names);
-				arch_view_fini(v);
-				return diag_err(d, -ENOMEM, NULL, "out of memory");
-			}
+			int64_t n = arch_resolve(v->info, r->name);
 			if (n < 0)
 				continue;
 			nr = (uint32_t)n;
@@ -307,10 +308,9 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 			nr = r->nr;
 		}
 		v->rs[v->nrs++] = (struct resolved){ nr, (uint32_t)i };
-		if (nr > maxnr && !arch_is_arm_private(a, nr) && nr != 0xffffffffU)
+		if (nr > maxnr && !arch_is_private(v->info, nr) && nr != 0xffffffffU)
 			maxnr = nr;
 	}
-	name_table_free(&names);
 	qsort(v->rs, v->nrs, sizeof(*v->rs), cmp_resolved);
 	if (p->merge == SCMPC_MERGE_LIBSECCOMP)
 		merge_first_unconditional(p, v);
@@ -348,7 +348,7 @@ void arch_view_find(const struct arch_view *v, uint32_t nr, size_t *lo, size_t *
 uint32_t arch_view_fallback(const scmpc_policy *p, const struct arch_view *v, uint32_t nr)
 {
 	if (v->unknown_set && nr > v->threshold && nr != 0xffffffffU &&
-	    !arch_is_arm_private(v->arch, nr))
+	    !arch_is_private(v->info, nr))
 		return p->unknown_action;
 	return p->def_action;
 }

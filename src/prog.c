@@ -51,6 +51,20 @@ SCMPC_API int scmpc_prog_new(const struct sock_filter *insns, size_t len, scmpc_
 	return 0;
 }
 
+bool host_big_endian(void)
+{
+	const uint16_t one = 1;
+	return *(const uint8_t *)&one == 0;
+}
+
+void bpf_swap(struct sock_filter *insns, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		insns[i].code = (uint16_t)((insns[i].code >> 8) | (insns[i].code << 8));
+		insns[i].k = __builtin_bswap32(insns[i].k);
+	}
+}
+
 SCMPC_API int scmpc_prog_from_bytes(const void *buf, size_t size, scmpc_prog **out,
 				    scmpc_diag *d)
 {
@@ -74,6 +88,15 @@ SCMPC_API int scmpc_prog_from_bytes(const void *buf, size_t size, scmpc_prog **o
 		return r;
 	/* BUF need not be aligned for struct sock_filter; copying bytes is. */
 	memcpy(p->insns, buf, size);
+	/* A .bpf written for a target of the other byte order: taken swapped
+	 * when only the swapped reading is a program the kernel accepts. */
+	if (scmpc_verify_insns(p->insns, p->len, NULL) < 0) {
+		bpf_swap(p->insns, p->len);
+		if (scmpc_verify_insns(p->insns, p->len, NULL) < 0)
+			bpf_swap(p->insns, p->len);
+		else
+			p->swapped = true;
+	}
 	*out = p;
 	return 0;
 }
@@ -99,6 +122,11 @@ SCMPC_API size_t scmpc_prog_len(const scmpc_prog *prog)
 SCMPC_API size_t scmpc_prog_ebpf_len(const scmpc_prog *prog)
 {
 	return prog ? bpf_ebpf_len(prog->insns, prog->len) : 0;
+}
+
+SCMPC_API bool scmpc_prog_swapped(const scmpc_prog *prog)
+{
+	return prog && prog->swapped;
 }
 
 SCMPC_API uint64_t scmpc_prog_compile_ns(const scmpc_prog *prog)

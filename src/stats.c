@@ -80,7 +80,7 @@ static int arch_stats(const scmpc_policy *p, const struct arch_view *views, size
 			if (steps > st->worst_path)
 				st->worst_path = steps;
 		}
-		if (i < nr_count && v->arch != SCMPC_ARCH_X32) {
+		if (i < nr_count && v->info->cached) {
 			if (first == SCMPC_ACT_ALLOW)
 				st->allow_unconditional++;
 			if (scmpc_cache_const_allow(insns, len, v->info->audit, nr, NULL) == 1)

@@ -16,7 +16,6 @@
 #include <string.h>
 #include "internal.h"
 
-#define X32_BIT 0x40000000U
 #define MAX_COMBOS (1u << 15)
 
 struct u64set {
@@ -203,7 +202,7 @@ static int cmp_u32(const void *a, const void *b)
 
 long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **out)
 {
-	static const uint32_t bounds[] = { 0x3fffffff, X32_BIT, 0x7fffffff, 0x80000000,
+	static const uint32_t bounds[] = { 0x3fffffff, X32_SYSCALL_BIT, 0x7fffffff, 0x80000000,
 					   0xbfffffff, 0xc0000000, 0xfffffffe, 0xffffffff,
 					   0x0effff, 0x0f0000, 0x0f0001, 0x0f0002, 0x0f0005,
 					   0x0f07ff, 0x0f0800 };
@@ -212,10 +211,16 @@ long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **
 	bool ok = true;
 	(void)p;
 
+	/* Below an ABI's base (mips o32/n64/n32 number from 4000/5000/6000)
+	 * lie the other mips ABIs' numbers, which this one must not serve. */
+	if (v->info->nr_base && v->info->nr_base < X32_SYSCALL_BIT)
+		ok = add32(&nums, &n, &cap, 0) && add32(&nums, &n, &cap, v->info->nr_base - 1) &&
+		     add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + 1000) &&
+		     add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + 2000);
 	for (uint32_t i = 0; i < 1024 && ok; i++) {
 		ok = add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + i);
 		if (v->info->audit == arch_info(SCMPC_ARCH_X86_64)->audit && !v->info->nr_base)
-			ok = ok && add32(&nums, &n, &cap, (uint64_t)X32_BIT + i);
+			ok = ok && add32(&nums, &n, &cap, (uint64_t)X32_SYSCALL_BIT + i);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(bounds) && ok; i++)
 		ok = add32(&nums, &n, &cap, bounds[i]);

@@ -116,11 +116,29 @@ static int to_scmp_cmp(const struct scmpc_cond *c, struct scmp_arg_cmp *out)
 	return 0;
 }
 
+/* libseccomp accepts an action (KILL_PROCESS, LOG, USER_NOTIF) only when
+ * the running kernel reports it.  Where seccomp(2) is missing altogether
+ * (API level 1: qemu-user answers ENOSYS, whatever the guest's ABI), the
+ * reference is only compiled and emulated, never loaded, so it is given the
+ * view of a kernel with every feature libseccomp 2.5 knows (level 6) rather
+ * than refuse every such policy.  A real kernel's answer is left alone. */
+static void api_for_emulation(void)
+{
+	static bool done;
+
+	if (done)
+		return;
+	done = true;
+	if (seccomp_api_get() < 2)
+		seccomp_api_set(6);
+}
+
 static scmp_filter_ctx new_arch_filter(const scmpc_policy *p, enum scmpc_arch a, int level,
 				       char *err, size_t errlen, int *rc)
 {
 	const struct arch_info *ai = arch_info(a);
 	uint32_t native = seccomp_arch_native();
+	api_for_emulation();
 	scmp_filter_ctx ctx = seccomp_init(p->def_action);
 
 	if (!ctx) {
@@ -128,8 +146,10 @@ static scmp_filter_ctx new_arch_filter(const scmpc_policy *p, enum scmpc_arch a,
 		return NULL;
 	}
 	if (ai->scmp_token != native) {
-		if ((*rc = seccomp_arch_add(ctx, ai->scmp_token)) < 0 ||
-		    (*rc = seccomp_arch_remove(ctx, native)) < 0) {
+		/* Native out first: libseccomp refuses (-EDOM) to hold ABIs of
+		 * both byte orders at once. */
+		if ((*rc = seccomp_arch_remove(ctx, native)) < 0 ||
+		    (*rc = seccomp_arch_add(ctx, ai->scmp_token)) < 0) {
 			fail(err, errlen, *rc, "cannot make a %s filter: %s", ai->name,
 			     strerror(-*rc));
 			seccomp_release(ctx);
@@ -198,9 +218,14 @@ static int plan_rule(const scmpc_policy *p, size_t ri, enum scmpc_arch a, struct
 		nr = r->nr;
 	}
 	memset(it, 0, sizeof(*it));
-	if (!native_number_for(a, nr, &it->num))
+	if (!native_number_for(a, nr, &it->num)) {
+		/* A call newer than libseccomp 2.5.4's table: it cannot add the
+		 * rule, so its programs give the default there (LSC_DIFF_UNNAMED). */
+		if (r->name)
+			return 0;
 		return fail(err, errlen, -EOPNOTSUPP, "%s: libseccomp cannot name %s number %u",
 			    what, scmpc_arch_name(a), nr);
+	}
 	it->arch = a;
 	it->action = r->action;
 	it->what = what;
@@ -301,6 +326,29 @@ static int export_insns(scmp_filter_ctx ctx, struct sock_filter **insns, size_t 
 		}
 		got += (size_t)n;
 	}
+	/* libseccomp exports in the filter's byte order: a big-endian ABI's
+	 * program comes swapped on this host, and scmpc reads it as a .bpf. */
+	scmpc_prog *prog;
+	scmpc_diag *d = scmpc_diag_new();
+	if (!d || scmpc_prog_from_bytes(buf, size, &prog, NULL) < 0) {
+		free(buf);
+		scmpc_diag_free(d);
+		rc = fail(err, errlen, -ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(buf, scmpc_prog_insns(prog), size);
+	/* A program the kernel would refuse is not a reference. */
+	rc = scmpc_verify_insns(buf, size / sizeof(*buf), d);
+	if (rc < 0) {
+		fail(err, errlen, -EPROTO, "libseccomp's program is one the kernel refuses: %s at %s",
+		     scmpc_diag_message(d), scmpc_diag_where(d));
+		free(buf);
+		scmpc_prog_free(prog);
+		scmpc_diag_free(d);
+		goto out;
+	}
+	scmpc_prog_free(prog);
+	scmpc_diag_free(d);
 	*insns = buf;
 	*len = size / sizeof(struct sock_filter);
 	rc = 0;
@@ -709,7 +757,13 @@ static unsigned group_bits(const scmpc_policy *p, const struct arch_view *v,
 {
 	const char *an = scmpc_arch_name(v->arch);
 	unsigned bits = 0;
+	int num;
 
+	if (n && p->rules[rs[0].rule].name && !native_number_for(v->arch, rs[0].nr, &num)) {
+		why(whybuf, whylen, &p->rules[rs[0].rule], "%s: a call libseccomp 2.5.4 cannot name%s",
+		    "");
+		return LSC_DIFF_UNNAMED;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct rule *x = &p->rules[rs[i].rule];
 		for (size_t c = 0; c < x->nconds; c++) {

@@ -5,6 +5,7 @@
  * kept when the caller's predicate still holds, so the result is a local
  * minimum: no single edit below keeps the failure.
  */
+#include <ctype.h>
 #include <linux/audit.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,17 +380,18 @@ const char *shrink_act_c(uint32_t act, char *buf, size_t len)
 	return buf;
 }
 
+/* The enumerator's name: SCMPC_ARCH_ and scmpc's name in capitals. */
 static const char *arch_c(enum scmpc_arch a)
 {
-	switch (a) {
-	case SCMPC_ARCH_X86_64: return "SCMPC_ARCH_X86_64";
-	case SCMPC_ARCH_I386: return "SCMPC_ARCH_I386";
-	case SCMPC_ARCH_X32: return "SCMPC_ARCH_X32";
-	case SCMPC_ARCH_AARCH64: return "SCMPC_ARCH_AARCH64";
-	case SCMPC_ARCH_ARM: return "SCMPC_ARCH_ARM";
-	case SCMPC_ARCH_NONE: break;
-	}
-	return "SCMPC_ARCH_NONE";
+	static char ring[4][40];
+	static unsigned next;
+	char *b = ring[next++ % 4];
+	const char *n = scmpc_arch_name(a);
+	size_t k = (size_t)snprintf(b, sizeof(ring[0]), "SCMPC_ARCH_");
+	for (const char *c = n ? n : "none"; *c && k + 1 < sizeof(ring[0]); c++)
+		b[k++] = (char)toupper((unsigned char)*c);
+	b[k] = '\0';
+	return b;
 }
 
 static const char *op_c(enum scmpc_op op)

@@ -48,33 +48,39 @@ static void test_ld_abs_fields(void **state)
 	(void)state;
 	struct seccomp_data sd = {
 		.nr = 59,
-		.arch = AUDIT_ARCH_X86_64,
 		.instruction_pointer = 0x1122334455667788ULL,
 		.args = { 0xaaaaaaaa00000001ULL, 0x0000000200000003ULL, 4, 5, 6,
 			  0xffffffffffffffffULL },
 	};
-	/* offset -> word, in the host's byte order */
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	static const uint32_t want[16] = {
-		59, 0xc000003e, 0x55667788, 0x11223344,
-		0x00000001, 0xaaaaaaaa, 3, 2,
-		4, 0, 5, 0, 6, 0, 0xffffffff, 0xffffffff,
+	/* offset -> word, in the byte order of the ABI that sd.arch names
+	 * (the kernel of that ABI lays seccomp_data out so), whatever the
+	 * host's: x86_64 little-endian, s390x big-endian. */
+	static const struct {
+		uint32_t arch;
+		uint32_t want[16];
+	} cases[] = {
+		{ AUDIT_ARCH_X86_64, {
+			59, AUDIT_ARCH_X86_64, 0x55667788, 0x11223344,
+			0x00000001, 0xaaaaaaaa, 3, 2,
+			4, 0, 5, 0, 6, 0, 0xffffffff, 0xffffffff,
+		} },
+		{ AUDIT_ARCH_S390X, {
+			59, AUDIT_ARCH_S390X, 0x11223344, 0x55667788,
+			0xaaaaaaaa, 0x00000001, 2, 3,
+			0, 4, 0, 5, 0, 6, 0xffffffff, 0xffffffff,
+		} },
 	};
-#else
-	static const uint32_t want[16] = {
-		59, 0xc000003e, 0x11223344, 0x55667788,
-		0xaaaaaaaa, 0x00000001, 2, 3,
-		0, 4, 0, 5, 0, 6, 0xffffffff, 0xffffffff,
-	};
-#endif
-	for (uint32_t k = 0; k < 64; k += 4) {
-		struct sock_filter p[] = {
-			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, k),
-			BPF_STMT(BPF_RET | BPF_A, 0),
-		};
-		unsigned steps = 0;
-		assert_int_equal(run_ok(p, N(p), &sd, &steps), want[k / 4]);
-		assert_int_equal(steps, 2);
+	for (size_t c = 0; c < N(cases); c++) {
+		sd.arch = cases[c].arch;
+		for (uint32_t k = 0; k < 64; k += 4) {
+			struct sock_filter p[] = {
+				BPF_STMT(BPF_LD | BPF_W | BPF_ABS, k),
+				BPF_STMT(BPF_RET | BPF_A, 0),
+			};
+			unsigned steps = 0;
+			assert_int_equal(run_ok(p, N(p), &sd, &steps), cases[c].want[k / 4]);
+			assert_int_equal(steps, 2);
+		}
 	}
 }
 

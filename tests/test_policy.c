@@ -92,33 +92,102 @@ static void test_actions(void **state)
 	assert_string_equal(buf, "TRACE(7)");
 }
 
+/* Every ABI libseccomp knows: scmpc's name, the AUDIT_ARCH value the kernel
+ * headers give it (include/uapi/linux/audit.h), its byte order (big-endian:
+ * no __AUDIT_ARCH_LE bit) and one name per spelling family.  read's number
+ * on each, from the kernel's syscall tables (arch/.../syscall*.tbl; mips
+ * numbers from 4000/5000/6000, x32 with bit 30). */
 static void test_arches(void **state)
 {
 	(void)state;
-	assert_int_equal(scmpc_arch_from_name("amd64"), SCMPC_ARCH_X86_64);
-	assert_int_equal(scmpc_arch_from_name("SCMP_ARCH_X86"), SCMPC_ARCH_I386);
-	assert_int_equal(scmpc_arch_from_name("arm64"), SCMPC_ARCH_AARCH64);
-	assert_int_equal(scmpc_arch_from_name("SCMP_ARCH_MIPS"), SCMPC_ARCH_NONE);
-	assert_int_equal(scmpc_arch_audit(SCMPC_ARCH_X86_64), AUDIT_ARCH_X86_64);
-	assert_int_equal(scmpc_arch_audit(SCMPC_ARCH_X32), AUDIT_ARCH_X86_64);
-	assert_int_equal(scmpc_arch_audit(SCMPC_ARCH_I386), AUDIT_ARCH_I386);
-	assert_int_equal(scmpc_arch_audit(SCMPC_ARCH_AARCH64), AUDIT_ARCH_AARCH64);
-	assert_int_equal(scmpc_arch_audit(SCMPC_ARCH_ARM), AUDIT_ARCH_ARM);
-	/* Numbers from the kernel's tables (arch/x86/entry/syscalls/syscall_64.tbl;
-	 * include/uapi/asm-generic/unistd.h, where aarch64 has no open), through
-	 * libseccomp. */
+	static const struct {
+		enum scmpc_arch a;
+		const char *name;
+		uint32_t audit;
+		bool be;
+		const char *spellings[3];
+		int64_t read_nr;
+	} facts[] = {
+		{ SCMPC_ARCH_X86_64, "x86_64", AUDIT_ARCH_X86_64, false, { "amd64", "SCMP_ARCH_X86_64", "x86-64" }, 0 },
+		{ SCMPC_ARCH_I386, "i386", AUDIT_ARCH_I386, false, { "x86", "SCMP_ARCH_X86", "386" }, 3 },
+		{ SCMPC_ARCH_X32, "x32", AUDIT_ARCH_X86_64, false, { "SCMP_ARCH_X32", "X32", "x32" }, 0x40000000 },
+		{ SCMPC_ARCH_AARCH64, "aarch64", AUDIT_ARCH_AARCH64, false, { "arm64", "SCMP_ARCH_AARCH64", "AArch64" }, 63 },
+		{ SCMPC_ARCH_ARM, "arm", AUDIT_ARCH_ARM, false, { "armv7l", "SCMP_ARCH_ARM", "armhf" }, 3 },
+		{ SCMPC_ARCH_LOONGARCH64, "loongarch64", 0xC0000102U, false, { "loong64", "SCMP_ARCH_LOONGARCH64", "loongarch64" }, 63 },
+		{ SCMPC_ARCH_M68K, "m68k", AUDIT_ARCH_M68K, true, { "SCMP_ARCH_M68K", "m68k", "M68K" }, 3 },
+		{ SCMPC_ARCH_MIPS, "mips", AUDIT_ARCH_MIPS, true, { "SCMP_ARCH_MIPS", "mips", "MIPS" }, 4003 },
+		{ SCMPC_ARCH_MIPSEL, "mipsel", AUDIT_ARCH_MIPSEL, false, { "mipsle", "SCMP_ARCH_MIPSEL", "mipsel" }, 4003 },
+		{ SCMPC_ARCH_MIPS64, "mips64", AUDIT_ARCH_MIPS64, true, { "SCMP_ARCH_MIPS64", "mips64", "MIPS64" }, 5000 },
+		{ SCMPC_ARCH_MIPSEL64, "mipsel64", AUDIT_ARCH_MIPSEL64, false, { "mips64le", "SCMP_ARCH_MIPSEL64", "mips64el" }, 5000 },
+		{ SCMPC_ARCH_MIPS64N32, "mips64n32", AUDIT_ARCH_MIPS64N32, true, { "mips64p32", "SCMP_ARCH_MIPS64N32", "mips64n32" }, 6000 },
+		{ SCMPC_ARCH_MIPSEL64N32, "mipsel64n32", AUDIT_ARCH_MIPSEL64N32, false, { "mips3l64n32", "SCMP_ARCH_MIPSEL64N32", "mips64p32le" }, 6000 },
+		{ SCMPC_ARCH_PARISC, "parisc", AUDIT_ARCH_PARISC, true, { "hppa", "SCMP_ARCH_PARISC", "parisc" }, 3 },
+		{ SCMPC_ARCH_PARISC64, "parisc64", AUDIT_ARCH_PARISC64, true, { "hppa64", "SCMP_ARCH_PARISC64", "parisc64" }, 3 },
+		{ SCMPC_ARCH_PPC, "ppc", AUDIT_ARCH_PPC, true, { "powerpc", "SCMP_ARCH_PPC", "ppc" }, 3 },
+		{ SCMPC_ARCH_PPC64, "ppc64", AUDIT_ARCH_PPC64, true, { "powerpc64", "SCMP_ARCH_PPC64", "ppc64" }, 3 },
+		{ SCMPC_ARCH_PPC64LE, "ppc64le", AUDIT_ARCH_PPC64LE, false, { "ppc64el", "SCMP_ARCH_PPC64LE", "ppc64le" }, 3 },
+		{ SCMPC_ARCH_RISCV64, "riscv64", AUDIT_ARCH_RISCV64, false, { "SCMP_ARCH_RISCV64", "riscv64", "RISCV64" }, 63 },
+		{ SCMPC_ARCH_S390, "s390", AUDIT_ARCH_S390, true, { "SCMP_ARCH_S390", "s390", "S390" }, 3 },
+		{ SCMPC_ARCH_S390X, "s390x", AUDIT_ARCH_S390X, true, { "SCMP_ARCH_S390X", "s390x", "S390X" }, 3 },
+		{ SCMPC_ARCH_SH, "sh", AUDIT_ARCH_SHEL, false, { "sh4", "SCMP_ARCH_SH", "shel" }, 3 },
+		{ SCMPC_ARCH_SHEB, "sheb", AUDIT_ARCH_SH, true, { "sh4eb", "SCMP_ARCH_SHEB", "sheb" }, 3 },
+	};
+	assert_int_equal(sizeof(facts) / sizeof(facts[0]), SCMPC_ARCH_COUNT);
+	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
+		enum scmpc_arch a = facts[i].a;
+		assert_string_equal(scmpc_arch_name(a), facts[i].name);
+		assert_int_equal(scmpc_arch_from_name(facts[i].name), a);
+		assert_int_equal(scmpc_arch_audit(a), facts[i].audit);
+		assert_int_equal(scmpc_arch_big_endian(a), facts[i].be);
+		for (size_t k = 0; k < 3; k++)
+			if (scmpc_arch_from_name(facts[i].spellings[k]) != a)
+				fail_msg("'%s' is not %s", facts[i].spellings[k], facts[i].name);
+		assert_int_equal(scmpc_syscall_resolve(a, "read"), facts[i].read_nr);
+	}
+	assert_int_equal(scmpc_arch_from_name("sparc64"), SCMPC_ARCH_NONE);
+	assert_int_equal(scmpc_arch_from_name(""), SCMPC_ARCH_NONE);
+	assert_int_equal(scmpc_arch_from_name(NULL), SCMPC_ARCH_NONE);
+	assert_null(scmpc_arch_name(SCMPC_ARCH_COUNT + 1));
+
 	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_X86_64, "seccomp"), 317);
 	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_AARCH64, "seccomp"), 277);
 	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_AARCH64, "openat"), 56);
 	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_AARCH64, "open"), -ENOENT);
-	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_X32, "read"), 0x40000000);
 	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_I386, "seccomp"), 354);
-	/* i386's direct socket call (since 4.3), not libseccomp's pseudo-number. */
+	/* i386's direct socket call (since 4.3); accept has none there */
 	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_I386, "socket"), 359);
+	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_I386, "accept"), -ENOENT);
+	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_S390X, "socketcall"), 102);
+	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_MIPS, "socketcall"), 4102);
+	/* calls newer than Debian 12's libseccomp 2.5.4 */
+	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_X86_64, "mseal"), 462);
+	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_X86_64, "listmount"), 458);
+	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_X86_64, "uretprobe"), 335);
+	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_AARCH64, "setxattrat"), 463);
+	/* ARM's private calls */
+	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_ARM, "set_tls"), 0x0f0005);
+	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_ARM, "breakpoint"), 0x0f0001);
 	assert_int_equal(scmpc_syscall_resolve(SCMPC_ARCH_X86_64, "no_such_call"), -ENOENT);
 	char name[32];
 	assert_true(scmpc_syscall_name(SCMPC_ARCH_X86_64, 59, name, sizeof(name)));
 	assert_string_equal(name, "execve");
+	assert_true(scmpc_syscall_name(SCMPC_ARCH_MIPS64, 5057, name, sizeof(name)));
+	assert_string_equal(name, "execve");
+	assert_true(scmpc_syscall_name(SCMPC_ARCH_X32, 0x40000000U + 520, name, sizeof(name)));
+	assert_string_equal(name, "execve");
+	assert_false(scmpc_syscall_name(SCMPC_ARCH_MIPS64, 57, name, sizeof(name)));
+	assert_non_null(scmpc_syscall_table_version());
+
+	/* One program serves one byte order. */
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ALLOW);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_S390X, d), 0);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_S390, d), 0);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, d), -EDOM);
+	assert_non_null(strstr(scmpc_diag_message(d), "byte order"));
+	assert_int_equal(scmpc_policy_arch_count(p), 2);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
 }
 
 /* The semantics the header promises, checked on the reference evaluator. */

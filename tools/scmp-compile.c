@@ -64,6 +64,17 @@ static void errorf(const char *fmt, ...)
  * to its own --help. */
 static const char *usage_cmd;
 
+/* "x86_64, i386, ..." for a usage message. */
+static const char *abi_names(char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int a = 1; a <= SCMPC_ARCH_COUNT && k < len; a++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", a > 1 ? ", " : "",
+				      scmpc_arch_name((enum scmpc_arch)a));
+	return buf;
+}
+
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
@@ -658,7 +669,8 @@ static void print_help(FILE *f)
 "  -f, --format FMT    bpf (raw sock_filter array), c (C array) or text\n"
 "                      (disassembly); default text, or bpf when FILE ends in\n"
 "                      .bpf, c when it ends in .c or .h\n"
-"  -a, --arch ABI      x86_64, i386, x32, aarch64 or arm (or amd64, 386, arm64);\n"
+"  -a, --arch ABI      x86_64, i386, x32, aarch64, arm, s390x, ppc64le, riscv64,\n"
+"                      mips64, ... (every libseccomp ABI; also amd64, arm64, ...);\n"
 "                      compile: the target; exec: this machine's (the only\n"
 "                      one it can load); otherwise: the ABI to examine\n"
 "      --caps LIST     capabilities for Docker includes/excludes: CAP_X,CAP_Y,\n"
@@ -774,17 +786,18 @@ static const struct {
 	  "                      (disassembly); default text, or bpf when FILE ends in\n"
 	  "                      .bpf, c when it ends in .c or .h\n" },
 	{ F_ARCH, "compile",
-	  "  -a, --arch ABI      the target: x86_64, i386, x32, aarch64 or arm (or amd64,\n"
-	  "                      386, arm64); default: this machine's\n" },
+	  "  -a, --arch ABI      the target: x86_64, i386, x32, aarch64, arm, s390x,\n"
+	  "                      ppc64le, riscv64, mips64, ... (every libseccomp ABI, also\n"
+	  "                      amd64, arm64, ...); default: this machine's\n" },
 	{ F_ARCH, "explain",
-	  "  -a, --arch ABI      the ABI of the call: x86_64, i386, x32, aarch64 or arm\n"
-	  "                      (or amd64, 386, arm64); default: this machine's\n" },
+	  "  -a, --arch ABI      the ABI of the call: x86_64, i386, s390x, ... (every\n"
+	  "                      libseccomp ABI); default: this machine's\n" },
 	{ F_ARCH, "exec",
 	  "  -a, --arch ABI      this machine's ABI, the only one exec can load\n" },
 	{ F_ARCH, NULL,
-	  "  -a, --arch ABI      the ABI to examine: x86_64, i386, x32, aarch64 or arm\n"
-	  "                      (or amd64, 386, arm64); default: this machine's ABIs\n"
-	  "                      and those the inputs name\n" },
+	  "  -a, --arch ABI      the ABI to examine: x86_64, i386, s390x, ... (every\n"
+	  "                      libseccomp ABI); default: this machine's ABIs and\n"
+	  "                      those the inputs serve\n" },
 	{ F_STATS, NULL,
 	  "  -s, --stats         print size, path length and cache figures (to stderr,\n"
 	  "                      or stdout when the filter goes to a file)\n" },
@@ -908,9 +921,11 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case 'a':
 			c->arch = scmpc_arch_from_name(optarg);
-			if (c->arch == SCMPC_ARCH_NONE)
-				return usage_error("unknown ABI '%s' (x86_64, i386, x32, aarch64 or arm)",
-						   optarg);
+			if (c->arch == SCMPC_ARCH_NONE) {
+				char known[512];
+				return usage_error("unknown ABI '%s' (%s)", optarg,
+						   abi_names(known, sizeof(known)));
+			}
 			break;
 		case OPT_CAPS: {
 			int rc = parse_caps(optarg, c);
@@ -1010,12 +1025,20 @@ static enum scmpc_arch native_arch(void)
 	return a == SCMPC_ARCH_NONE ? SCMPC_ARCH_X86_64 : a;
 }
 
+static struct scmpc_arch_info abi_info(enum scmpc_arch a)
+{
+	struct scmpc_arch_info i = { .sz = sizeof(i) };
+	if (scmpc_arch_describe(a, &i) < 0)
+		memset(&i, 0, sizeof(i));
+	return i;
+}
+
 /* The host whose container runtime would load a filter serving ABI A:
  * Docker resolves a profile for the host and adds its compat ABIs. */
 static enum scmpc_arch host_of(enum scmpc_arch a)
 {
-	return a == SCMPC_ARCH_AARCH64 || a == SCMPC_ARCH_ARM ? SCMPC_ARCH_AARCH64
-							     : SCMPC_ARCH_X86_64;
+	enum scmpc_arch h = abi_info(a).host;
+	return h == SCMPC_ARCH_NONE ? a : h;
 }
 
 struct abi_list {
@@ -1035,42 +1058,29 @@ static void abi_add(struct abi_list *l, enum scmpc_arch a)
 static void abi_add_host_group(struct abi_list *l, enum scmpc_arch host)
 {
 	abi_add(l, host);
-	if (host == SCMPC_ARCH_X86_64) {
-		abi_add(l, SCMPC_ARCH_I386);
-		abi_add(l, SCMPC_ARCH_X32);
-	} else {
-		abi_add(l, SCMPC_ARCH_ARM);
-	}
+	for (int a = 1; a <= SCMPC_ARCH_COUNT; a++)
+		if ((enum scmpc_arch)a != host && abi_info((enum scmpc_arch)a).host == host)
+			abi_add(l, (enum scmpc_arch)a);
 }
 
-/* ABIs whose AUDIT_ARCH value a raw filter compares against. */
+/* ABIs a raw filter dispatches on (seccomp_data.arch tested against their
+ * AUDIT_ARCH), not every constant that happens to equal one. */
 static void abi_add_from_prog(struct abi_list *l, const struct sock_filter *f, size_t len)
 {
-	static const enum scmpc_arch real[] = { SCMPC_ARCH_X86_64, SCMPC_ARCH_I386,
-						SCMPC_ARCH_AARCH64, SCMPC_ARCH_ARM };
-
-	for (size_t i = 0; i < len; i++) {
-		if (BPF_CLASS(f[i].code) != BPF_JMP || BPF_OP(f[i].code) == BPF_JA ||
-		    BPF_SRC(f[i].code) != BPF_K)
-			continue;
-		for (size_t j = 0; j < ARRAY_SIZE(real); j++) {
-			if (f[i].k != scmpc_arch_audit(real[j]))
-				continue;
-			abi_add(l, real[j]);
-			if (real[j] == SCMPC_ARCH_X86_64)
-				abi_add(l, SCMPC_ARCH_X32);
-		}
-	}
+	enum scmpc_arch found[SCMPC_ARCH_COUNT];
+	int n = scmpc_prog_abis(f, len, found, SCMPC_ARCH_COUNT);
+	for (int i = 0; i < n && i < SCMPC_ARCH_COUNT; i++)
+		abi_add(l, found[i]);
 }
 
 static bool abi_cacheable(enum scmpc_arch a)
 {
-	return a != SCMPC_ARCH_X32;
+	return abi_info(a).cached;
 }
 
 static uint32_t abi_base(enum scmpc_arch a)
 {
-	return a == SCMPC_ARCH_X32 ? X32_BIT : 0;
+	return abi_info(a).nr_base;
 }
 
 static const char *syscall_label(enum scmpc_arch a, uint32_t nr, char *buf, size_t len)
@@ -1124,7 +1134,7 @@ static int nr_probes(enum scmpc_arch a, struct nr_list *l)
 	const uint32_t *extra = other_extra;
 	size_t nextra = ARRAY_SIZE(other_extra);
 	uint32_t base = abi_base(a);
-	uint32_t limit = arch_table_max(a) - base + 65;
+	uint32_t limit = abi_info(a).table_max - base + 65;
 
 	if (limit < PROBE_NRS)
 		limit = PROBE_NRS;
@@ -1143,6 +1153,9 @@ static int nr_probes(enum scmpc_arch a, struct nr_list *l)
 			if (nr_push(l, nr))
 				return -1;
 	}
+	/* Below a mips ABI's base lie the other mips ABIs' numbers. */
+	if (base && a != SCMPC_ARCH_X32 && (nr_push(l, 0) || nr_push(l, base - 1)))
+		return -1;
 	for (size_t i = 0; i < nextra; i++)
 		if (nr_push(l, extra[i]))
 			return -1;
@@ -1157,16 +1170,19 @@ static int nr_probes(enum scmpc_arch a, struct nr_list *l)
 
 /* ---------------------------------------------------------- disassembly */
 
-static const char *seccomp_field(uint32_t k, char *buf, size_t len)
+/* The seccomp_data field at offset K; on a big-endian ABI (BE) the high
+ * word of a 64-bit field comes first. */
+static const char *seccomp_field(uint32_t k, bool be, char *buf, size_t len)
 {
 	if (k == 0)
 		return "nr";
 	if (k == 4)
 		return "arch";
+	bool high = (k % 8 == 4) != be;
 	if (k == 8 || k == 12)
-		return k == 8 ? "instruction_pointer low" : "instruction_pointer high";
+		return high ? "instruction_pointer high" : "instruction_pointer low";
 	if (k >= 16 && k < 64 && k % 4 == 0) {
-		snprintf(buf, len, "args[%u] %s", (k - 16) / 8, (k - 16) % 8 ? "high" : "low");
+		snprintf(buf, len, "args[%u] %s", (k - 16) / 8, high ? "high" : "low");
 		return buf;
 	}
 	return NULL;
@@ -1175,7 +1191,7 @@ static const char *seccomp_field(uint32_t k, char *buf, size_t len)
 /* One instruction in the usual cBPF assembler syntax, jump targets
  * absolute; the CLI needs single lines (a path, a cache stop) where
  * scmpc_format renders whole programs. */
-static void disasm(const struct sock_filter *f, size_t pc, char *buf, size_t len)
+static void disasm(const struct sock_filter *f, size_t pc, bool be, char *buf, size_t len)
 {
 	static const char *const alu[16] = {
 		[BPF_ADD >> 4] = "add", [BPF_SUB >> 4] = "sub", [BPF_MUL >> 4] = "mul",
@@ -1200,7 +1216,7 @@ static void disasm(const struct sock_filter *f, size_t pc, char *buf, size_t len
 
 		switch (BPF_MODE(code)) {
 		case BPF_ABS:
-			field = seccomp_field(in->k, note, sizeof(note));
+			field = seccomp_field(in->k, be, note, sizeof(note));
 			snprintf(buf, len, "%s%s [%u]%s%s", op, sz, in->k, field ? "  ; " : "",
 				 field ? field : "");
 			return;
@@ -1798,7 +1814,15 @@ static int load_raw(const char *name, const char *buf, size_t size, struct filte
 		errorf("%s", strerror(ENOMEM));
 		return -1;
 	}
-	memcpy(f->raw, buf, size);
+	/* The library reads either byte order (a .bpf written for a
+	 * big-endian target is byte-swapped on a little-endian host). */
+	scmpc_prog *prog = NULL;
+	if (size && scmpc_prog_from_bytes(buf, size, &prog, NULL) == 0) {
+		memcpy(f->raw, scmpc_prog_insns(prog), size);
+		scmpc_prog_free(prog);
+	} else {
+		memcpy(f->raw, buf, size);
+	}
 	f->insns = f->raw;
 	problems = verify_all(name, f->raw, f->len);
 	if (problems) {
@@ -2022,9 +2046,10 @@ static int cmd_explain(struct cli *c)
 		if (v > UINT32_MAX && v < 0xffffffff80000000ULL)
 			return usage_error("syscall number '%s' out of range", c->pos[1]);
 		nr = (uint32_t)v;
-		/* x32 numbers are the table's with the x32 bit; accept either. */
-		if (a == SCMPC_ARCH_X32)
-			nr |= X32_BIT;
+		/* Numbers are accepted with or without the ABI's base (the x32
+		 * bit, mips' 4000/5000/6000). */
+		if ((uint32_t)nr < abi_base(a))
+			nr += abi_base(a);
 	} else {
 		nr = scmpc_syscall_resolve(a, c->pos[1]);
 		if (nr < 0) {
@@ -2079,7 +2104,7 @@ static int cmd_explain(struct cli *c)
 	printf("filter: %s after %u of %zu instructions\n", action_name(got, act, sizeof(act)),
 	       steps, f.len);
 	for (size_t i = 0; i < npath; i++) {
-		disasm(f.insns, path[i], buf, sizeof(buf));
+		disasm(f.insns, path[i], scmpc_arch_big_endian(a), buf, sizeof(buf));
 		printf("  %4zu: %s\n", path[i], buf);
 	}
 	free(path);
@@ -2091,7 +2116,8 @@ static int cmd_explain(struct cli *c)
 	if (!kernel_has_cache(c)) {
 		printf("cache: never cached (" NO_CACHE_NOTE ")\n");
 	} else if (!abi_cacheable(a)) {
-		printf("cache: never cached (x32 numbers are outside the kernel's bitmaps)\n");
+		printf("cache: never cached (%s numbers are outside the kernel's bitmaps)\n",
+		       scmpc_arch_name(a));
 	} else if ((uint32_t)nr >= CACHE_NR) {
 		printf("cache: never cached (the number is outside the kernel's bitmap of %u)\n",
 		       CACHE_NR);
@@ -2103,7 +2129,7 @@ static int cmd_explain(struct cli *c)
 							  (uint32_t)nr, &stop);
 
 		if (stop < f.len)
-			disasm(f.insns, stop, buf, sizeof(buf));
+			disasm(f.insns, stop, scmpc_arch_big_endian(a), buf, sizeof(buf));
 		if (rc < 0)
 			printf("cache: cannot be predicted (%s)\n", strerror(-rc));
 		else if (cached && const_allow == 1)
@@ -2258,7 +2284,7 @@ static int inspect_abi(const struct filter *f, const struct probe_vals *pv, enum
 		header = true;
 		scmpc_cache_const_allow(f->insns, f->len, scmpc_arch_audit(a), ds[i].nr, &stop);
 		if (stop < f->len)
-			disasm(f->insns, stop, buf, sizeof(buf));
+			disasm(f->insns, stop, scmpc_arch_big_endian(a), buf, sizeof(buf));
 		else
 			snprintf(buf, sizeof(buf), "(past the end)");
 		printf("    %-26s insn %u: %s\n", syscall_label(a, ds[i].nr, label, sizeof(label)),
@@ -2448,7 +2474,7 @@ static int diff_args(const struct filter *fa, const struct filter *fb, const str
 	uint64_t args[6];
 
 	unsigned masked = masked_args(fa, a, nr) | masked_args(fb, a, nr);
-	bool compat = arch_info(a) && arch_info(a)->compat32;
+	bool compat = abi_info(a).args32;
 
 	bases_init(b, fs, 2, a, nr);
 	for (size_t k = 0; k < b->n && !full; k++) {
