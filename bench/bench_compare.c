@@ -230,7 +230,7 @@ static bool has_conds(const scmpc_policy *p, const struct arch_view *v, uint32_t
 	size_t lo, hi;
 	arch_view_find(v, nr, &lo, &hi);
 	for (size_t i = lo; i < hi; i++)
-		if (p->rules[v->rs[i].rule].nconds)
+		if (view_rule(p, v, i)->nconds)
 			return true;
 	return false;
 }

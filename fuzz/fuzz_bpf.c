@@ -59,6 +59,12 @@ static bool ref_run(const struct sock_filter *f, size_t len, const struct seccom
 			case BPF_LD | BPF_W | BPF_ABS:
 				if (k > sizeof(*sd) - 4 || k % 4)
 					return false;
+				/* SD is this host's (little-endian) layout; a
+				 * big-endian ABI's kernel has each 64-bit field's
+				 * high half first.  AUDIT_ARCH says which. */
+				if (k >= offsetof(struct seccomp_data, instruction_pointer) &&
+				    !(sd->arch & __AUDIT_ARCH_LE))
+					k ^= 4;
 				memcpy(&v, raw + k, 4);
 				break;
 			case BPF_LD | BPF_W | BPF_LEN:
@@ -599,9 +605,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		scmpc_diag_free(d);
 		return 0;
 	}
-	if (!prog || scmpc_prog_len(prog) * sizeof(struct sock_filter) != size ||
-	    memcmp(scmpc_prog_insns(prog), data, size))
-		fuzz_bug("scmpc_prog_from_bytes changed the program");
+	if (!prog || scmpc_prog_len(prog) * sizeof(struct sock_filter) != size)
+		fuzz_bug("scmpc_prog_from_bytes changed the program's length");
+	/* The bytes as they are, or (a big-endian target's file) each
+	 * instruction's code and k in the other byte order, and then only
+	 * when that order is the one the kernel would take. */
+	const struct sock_filter *got = scmpc_prog_insns(prog);
+	bool swapped = scmpc_prog_swapped(prog);
+	for (size_t i = 0; i < scmpc_prog_len(prog); i++) {
+		struct sock_filter raw;
+
+		memcpy(&raw, (const uint8_t *)data + i * sizeof(raw), sizeof(raw));
+		if (swapped) {
+			raw.code = __builtin_bswap16(raw.code);
+			raw.k = __builtin_bswap32(raw.k);
+		}
+		if (memcmp(&raw, &got[i], sizeof(raw)))
+			fuzz_bug("scmpc_prog_from_bytes changed instruction %zu", i);
+	}
+	if (swapped) {
+		struct sock_filter *as_is = malloc(size);
+
+		if (as_is) {
+			memcpy(as_is, data, size);
+			if (scmpc_verify_insns(as_is, size / sizeof(*as_is), NULL) == 0)
+				fuzz_bug("scmpc_prog_from_bytes swapped a program the kernel takes "
+					 "as it is");
+			free(as_is);
+		}
+	}
 
 	const struct sock_filter *f = scmpc_prog_insns(prog);
 	size_t len = scmpc_prog_len(prog);

@@ -19,6 +19,8 @@
  *    rule_witness(), which the library's semantic check does not use).
  */
 #include <linux/audit.h>
+#include <linux/ipc.h>
+#include <linux/net.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "fuzz_common.h"
@@ -250,7 +252,100 @@ static void probe_add(struct probes *pr, uint32_t audit, uint32_t nr, const uint
 struct resolved_rules {
 	uint32_t *nr[SCMPC_ARCH_COUNT];
 	bool *ok[SCMPC_ARCH_COUNT];
+	struct mux_copy *mux[SCMPC_ARCH_COUNT];
 };
+
+/*
+ * What a rule becomes on an ABI with socketcall(2)/ipc(2): a rule on that
+ * multiplexer for its sub-call.  Sub-call numbers are the kernel's
+ * (<linux/net.h>, <linux/ipc.h>); which ABIs multiplex is the syscall
+ * table's fact, asked through scmpc_syscall_resolve().  The RESTRICTIVE
+ * merge treats the rules of one call together: FIRST marks the one that
+ * stands for them, CONDITIONAL whether any of them has conditions, WORST
+ * the action the multiplexed call then gets.
+ */
+struct mux_copy {
+	bool ok, ipc, first, conditional;
+	uint32_t nr, call, worst;
+};
+
+static const struct {
+	const char *name;
+	bool ipc;
+	uint32_t call;
+} subcalls[] = {
+	{ "socket", false, SYS_SOCKET }, { "bind", false, SYS_BIND },
+	{ "connect", false, SYS_CONNECT }, { "listen", false, SYS_LISTEN },
+	{ "accept", false, SYS_ACCEPT }, { "getsockname", false, SYS_GETSOCKNAME },
+	{ "getpeername", false, SYS_GETPEERNAME }, { "socketpair", false, SYS_SOCKETPAIR },
+	{ "send", false, SYS_SEND }, { "recv", false, SYS_RECV },
+	{ "sendto", false, SYS_SENDTO }, { "recvfrom", false, SYS_RECVFROM },
+	{ "shutdown", false, SYS_SHUTDOWN }, { "setsockopt", false, SYS_SETSOCKOPT },
+	{ "getsockopt", false, SYS_GETSOCKOPT }, { "sendmsg", false, SYS_SENDMSG },
+	{ "recvmsg", false, SYS_RECVMSG }, { "accept4", false, SYS_ACCEPT4 },
+	{ "recvmmsg", false, SYS_RECVMMSG }, { "sendmmsg", false, SYS_SENDMMSG },
+	{ "semop", true, SEMOP }, { "semget", true, SEMGET }, { "semctl", true, SEMCTL },
+	{ "semtimedop", true, SEMTIMEDOP }, { "msgsnd", true, MSGSND },
+	{ "msgrcv", true, MSGRCV }, { "msgget", true, MSGGET }, { "msgctl", true, MSGCTL },
+	{ "shmat", true, SHMAT }, { "shmdt", true, SHMDT }, { "shmget", true, SHMGET },
+	{ "shmctl", true, SHMCTL },
+};
+
+static int ref_cmp(uint32_t a, uint32_t b);
+
+static void resolve_mux(const struct decoded *dc, size_t ai, struct mux_copy *mc)
+{
+	const scmpc_policy *p = dc->p;
+	enum scmpc_arch a = dc->arches[ai];
+	int64_t socketcall = scmpc_syscall_resolve(a, "socketcall");
+	int64_t ipc = scmpc_syscall_resolve(a, "ipc");
+
+	if (socketcall < 0 && ipc < 0)
+		return;
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct rule *ru = &p->rules[i];
+		char buf[64];
+		const char *name = ru->name;
+
+		if (ru->arch != SCMPC_ARCH_NONE && ru->arch != a)
+			continue;
+		if (!name && scmpc_syscall_name(a, ru->nr, buf, sizeof(buf)))
+			name = buf;
+		for (size_t k = 0; name && k < ARRAY_SIZE(subcalls); k++) {
+			int64_t mux = subcalls[k].ipc ? ipc : socketcall;
+
+			if (strcmp(subcalls[k].name, name) || mux < 0)
+				continue;
+			mc[i] = (struct mux_copy){ .ok = true, .ipc = subcalls[k].ipc,
+						   .nr = (uint32_t)mux, .call = subcalls[k].call };
+		}
+	}
+	for (size_t i = 0; i < p->nrules; i++) {
+		bool unconditional = false;
+
+		if (!mc[i].ok)
+			continue;
+		mc[i].first = true;
+		for (size_t j = 0; j < i && mc[i].first; j++)
+			if (mc[j].ok && mc[j].ipc == mc[i].ipc && mc[j].call == mc[i].call)
+				mc[i].first = false;
+		if (!mc[i].first)
+			continue;
+		mc[i].worst = p->rules[i].action;
+		for (size_t j = i; j < p->nrules; j++) {
+			if (!mc[j].ok || mc[j].ipc != mc[i].ipc || mc[j].call != mc[i].call)
+				continue;
+			if (p->rules[j].nconds)
+				mc[i].conditional = true;
+			else
+				unconditional = true;
+			if (ref_cmp(p->rules[j].action, mc[i].worst) < 0)
+				mc[i].worst = p->rules[j].action;
+		}
+		if (!unconditional && ref_cmp(p->def_action, mc[i].worst) < 0)
+			mc[i].worst = p->def_action;
+	}
+}
 
 static bool resolve_rules(const struct decoded *dc, struct resolved_rules *rr)
 {
@@ -265,8 +360,10 @@ static bool resolve_rules(const struct decoded *dc, struct resolved_rules *rr)
 
 		rr->nr[ai] = calloc(n, sizeof(*rr->nr[ai]));
 		rr->ok[ai] = calloc(n, sizeof(*rr->ok[ai]));
-		if (!rr->nr[ai] || !rr->ok[ai])
+		rr->mux[ai] = calloc(n, sizeof(*rr->mux[ai]));
+		if (!rr->nr[ai] || !rr->ok[ai] || !rr->mux[ai])
 			return false;
+		resolve_mux(dc, ai, rr->mux[ai]);
 		for (size_t i = 0; i < p->nrules; i++) {
 			const struct rule *ru = &p->rules[i];
 
@@ -291,6 +388,7 @@ static void resolved_free(struct resolved_rules *rr)
 	for (size_t ai = 0; ai < SCMPC_ARCH_COUNT; ai++) {
 		free(rr->nr[ai]);
 		free(rr->ok[ai]);
+		free(rr->mux[ai]);
 	}
 }
 
@@ -301,20 +399,37 @@ static void resolved_free(struct resolved_rules *rr)
  * mistake there shows up as a disagreement here instead of being certified
  * by the very check that should catch it. */
 
-static bool ref_cond(const struct scmpc_cond *c, bool compat32, const uint64_t *args)
+/* Condition C as the rule states it; LSC32 (the LIBSECCOMP merge on a
+ * 32-bit ABI) keeps the low word of its constants only, and a masked
+ * compare left without mask bits is gone (returns false). */
+static bool eff_cond(const struct scmpc_cond *c, bool lsc32, struct scmpc_cond *out)
 {
-	uint64_t x = args[c->arg];
+	*out = *c;
+	if (!lsc32)
+		return true;
+	out->value &= 0xffffffffU;
+	out->value2 &= 0xffffffffU;
+	return out->op != SCMPC_OP_MASKED_EQ || out->value;
+}
 
-	if (compat32 || (c->flags & SCMPC_COND_32BIT))
+static bool ref_cond(const struct scmpc_cond *cc, bool compat32, bool lsc32, const uint64_t *args)
+{
+	struct scmpc_cond c;
+
+	if (!eff_cond(cc, lsc32, &c))
+		return true;
+	uint64_t x = args[c.arg];
+
+	if (compat32 || (c.flags & SCMPC_COND_32BIT))
 		x = (uint32_t)x;
-	switch (c->op) {
-	case SCMPC_OP_EQ: return x == c->value;
-	case SCMPC_OP_NE: return x != c->value;
-	case SCMPC_OP_LT: return x < c->value;
-	case SCMPC_OP_LE: return x <= c->value;
-	case SCMPC_OP_GT: return x > c->value;
-	case SCMPC_OP_GE: return x >= c->value;
-	case SCMPC_OP_MASKED_EQ: return (x & c->value) == c->value2;
+	switch (c.op) {
+	case SCMPC_OP_EQ: return x == c.value;
+	case SCMPC_OP_NE: return x != c.value;
+	case SCMPC_OP_LT: return x < c.value;
+	case SCMPC_OP_LE: return x <= c.value;
+	case SCMPC_OP_GT: return x > c.value;
+	case SCMPC_OP_GE: return x >= c.value;
+	case SCMPC_OP_MASKED_EQ: return (x & c.value) == (c.value2 & c.value);
 	}
 	return false;
 }
@@ -330,25 +445,17 @@ static int ref_cmp(uint32_t a, uint32_t b)
 	return (a & 0xffffU) < (b & 0xffffU) ? -1 : (a & 0xffffU) > (b & 0xffffU);
 }
 
-/*
- * Two rules of the LIBSECCOMP merge that src/policy.c follows (since the x32
- * change) but include/scmpc.h does not state yet, taken from libseccomp:
- * a rule with the default action is refused (EACCES there), so it names
- * nothing, though its number still counts for the POLICY_MAX threshold; and
- * a condition testing a zero mask against zero is dropped, so a rule made
- * only of those is unconditional.
- */
-static bool dropped_by_lsc(const scmpc_policy *p, const struct rule *ru)
+/* LIBSECCOMP merge: a rule made only of zero-mask compares (after LSC32's
+ * truncation) is unconditional. */
+static bool lsc_unconditional(const struct rule *ru, bool lsc32)
 {
-	return ru->action == p->def_action;
-}
+	for (size_t c = 0; c < ru->nconds; c++) {
+		struct scmpc_cond e;
 
-static bool lsc_unconditional(const struct rule *ru)
-{
-	for (size_t c = 0; c < ru->nconds; c++)
-		if (ru->conds[c].op != SCMPC_OP_MASKED_EQ || ru->conds[c].value ||
-		    ru->conds[c].value2)
+		if (eff_cond(&ru->conds[c], lsc32, &e) &&
+		    (e.op != SCMPC_OP_MASKED_EQ || e.value || e.value2))
 			return false;
+	}
 	return true;
 }
 
@@ -360,6 +467,39 @@ static bool has_arch(const struct decoded *dc, enum scmpc_arch a, size_t *ai)
 			return true;
 		}
 	return false;
+}
+
+/* The rules that name one number, folded as include/scmpc.h says. */
+struct verdict {
+	const scmpc_policy *p;
+	bool lsc, named, matched, first_unconditional;
+	uint32_t best, decided;
+};
+
+static void offer(struct verdict *v, uint32_t action, bool unconditional, bool match)
+{
+	if (v->lsc && action == v->p->def_action)
+		return;		/* refused by libseccomp */
+	v->named = true;
+	if (v->lsc && unconditional && !v->first_unconditional) {
+		/* rules are offered in the order they were added */
+		v->first_unconditional = true;
+		v->decided = action;
+	}
+	if (match && (!v->matched || ref_cmp(action, v->best) < 0)) {
+		v->best = action;
+		v->matched = true;
+	}
+}
+
+/* The test of the multiplexer's argument 0 that reaches sub-call M. */
+static bool mux_test(const struct mux_copy *m, bool lsc, const uint64_t *args)
+{
+	if (lsc)
+		return (uint32_t)args[0] == m->call;	/* a 32-bit ABI's argument */
+	if (m->ipc)
+		return (args[0] & 0xffffU) == m->call;
+	return (uint32_t)args[0] == m->call;
 }
 
 static uint32_t ref_decide(const struct decoded *dc, const struct resolved_rules *rr,
@@ -389,8 +529,7 @@ static uint32_t ref_decide(const struct decoded *dc, const struct resolved_rules
 	/* include/scmpc.h: i386, arm and x32 (ILP32 userland) compare the
 	 * low word of an argument only */
 	bool compat32 = a == SCMPC_ARCH_I386 || a == SCMPC_ARCH_ARM || a == SCMPC_ARCH_X32;
-	bool named = false, matched = false;
-	uint32_t best = 0;
+	bool lsc = p->merge == SCMPC_MERGE_LIBSECCOMP, lsc32 = lsc && compat32;
 	uint32_t highest = a == SCMPC_ARCH_X32 ? 0x40000000U : 0;
 
 	for (size_t i = 0; i < p->nrules; i++) {
@@ -402,34 +541,45 @@ static uint32_t ref_decide(const struct decoded *dc, const struct resolved_rules
 		if (rn > highest && rn != 0xffffffffU && !arm_private)
 			highest = rn;
 	}
-	bool lsc = p->merge == SCMPC_MERGE_LIBSECCOMP;
+
+	struct verdict v = { .p = p, .lsc = lsc };
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct rule *ru = &p->rules[i];
+		const struct mux_copy *m = &rr->mux[ai][i];
 
-		if (!rr->ok[ai][i] || rr->nr[ai][i] != nr || (lsc && dropped_by_lsc(p, ru)))
+		if (rr->ok[ai][i] && rr->nr[ai][i] == nr) {
+			bool all = true;
+
+			for (size_t c = 0; c < ru->nconds && all; c++)
+				all = ref_cond(&ru->conds[c], compat32, lsc32, args);
+			offer(&v, ru->action, lsc ? lsc_unconditional(ru, lsc32) : !ru->nconds, all);
+		}
+		if (!m->ok || m->nr != nr)
 			continue;
-		if (lsc && lsc_unconditional(ru)) {
-			/* the first unconditional rule decides alone */
-			return ru->action;
+		if (lsc) {
+			/* argument 0 is the sub-call now; the rest still count */
+			bool all = mux_test(m, true, args);
+
+			for (size_t c = 0; c < ru->nconds && all; c++)
+				if (ru->conds[c].arg != 0)
+					all = ref_cond(&ru->conds[c], compat32, lsc32, args);
+			offer(&v, ru->action, false, all);
+		} else if (m->first && m->conditional) {
+			offer(&v, m->worst, false, mux_test(m, false, args));
+		} else if (m->first) {
+			for (size_t j = i; j < p->nrules; j++) {
+				const struct mux_copy *o = &rr->mux[ai][j];
+
+				if (o->ok && o->ipc == m->ipc && o->call == m->call)
+					offer(&v, p->rules[j].action, false, mux_test(m, false, args));
+			}
 		}
 	}
-	for (size_t i = 0; i < p->nrules; i++) {
-		const struct rule *ru = &p->rules[i];
-		bool all = true;
-
-		if (!rr->ok[ai][i] || rr->nr[ai][i] != nr || (lsc && dropped_by_lsc(p, ru)))
-			continue;
-		named = true;
-		for (size_t c = 0; c < ru->nconds && all; c++)
-			all = ref_cond(&ru->conds[c], compat32, args);
-		if (all && (!matched || ref_cmp(ru->action, best) < 0)) {
-			best = ru->action;
-			matched = true;
-		}
-	}
-	if (matched)
-		return best;
-	if (named || !p->unknown_set)
+	if (v.first_unconditional)
+		return v.decided;
+	if (v.matched)
+		return v.best;
+	if (v.named || !p->unknown_set)
 		return p->def_action;
 	uint32_t thr = p->unknown_thr == SCMPC_UNKNOWN_POLICY_MAX ? highest : arch_table_max(a);
 	bool arm_private = a == SCMPC_ARCH_ARM && nr >= 0x0f0000U && nr <= 0x0f07ffU;
@@ -480,8 +630,23 @@ static void probes_for_nr(struct probes *pr, const scmpc_policy *p, const struct
 	probe_add(pr, audit, nr, ones);
 	for (size_t i = 0; i < p->nrules && pr->n < stop && pr->n < MAX_PROBES; i++) {
 		const struct rule *ru = &p->rules[i];
+		const struct mux_copy *m = &rr->mux[ai][i];
 		uint64_t base[6], vals[16];
 
+		if (m->ok && m->nr == nr) {
+			/* the sub-call, its neighbours, an ipc version in the
+			 * high half, a high word the ABI does not pass */
+			const uint64_t arg0[] = { m->call, m->call - 1, m->call + 1, m->call | 0x10000,
+						  m->call | 0x7fff0000, m->call | 0xffffffff00000000ULL };
+			rule_witness(ru, base);
+			for (size_t k = 0; k < ARRAY_SIZE(arg0); k++) {
+				uint64_t args[6] = { arg0[k] };
+
+				probe_add(pr, audit, nr, args);
+				memcpy(args + 1, base + 1, sizeof(args) - sizeof(args[0]));
+				probe_add(pr, audit, nr, args);
+			}
+		}
 		if (!ru->nconds || !rr->ok[ai][i] || rr->nr[ai][i] != nr)
 			continue;
 		rule_witness(ru, base);
@@ -519,7 +684,7 @@ static bool build_probes(struct probes *pr, const struct decoded *dc,
 		0x0f07ffU, 0x0f0800U,
 	};
 	const scmpc_policy *p = dc->p;
-	size_t cap = ARRAY_SIZE(fixed) + 4 + 3 * p->nrules;
+	size_t cap = ARRAY_SIZE(fixed) + 4 + 4 * p->nrules;
 	uint32_t *nrs = malloc(cap * sizeof(*nrs));
 
 	if (!nrs)
@@ -537,6 +702,8 @@ static bool build_probes(struct probes *pr, const struct decoded *dc,
 		for (size_t i = 0; i < p->nrules; i++) {
 			uint32_t nr = rr->nr[ai][i];
 
+			if (rr->mux[ai][i].ok)
+				nrs[n++] = rr->mux[ai][i].nr;
 			if (!rr->ok[ai][i])
 				continue;
 			if (nr > most && nr != 0xffffffffU)

@@ -41,6 +41,17 @@
  *    64-bit unless it carries SCMPC_COND_32BIT, in which case only the low
  *    32 bits are compared.  Comparisons are unsigned; a condition that no
  *    32-bit value can meet folds to a constant.
+ *  - Socket and SysV IPC calls (socket, connect, accept, ..., semop, shmget,
+ *    ...) also reach the kernel through socketcall(2) and ipc(2) on the ABIs
+ *    that have them (i386, s390, s390x, ppc, ppc64, mips o32, ...), with the
+ *    call's number (SYS_SOCKET..., SEMOP...) as argument 0 and its own
+ *    arguments behind a pointer no filter can read.  A rule on such a call,
+ *    by name or by its number, holds there too: unconditional rules as rules
+ *    on the multiplexer whose argument 0 (low 32 bits; for ipc, low 16: the
+ *    high ones carry a version) is the call's number; if any of the call's
+ *    rules has conditions, one such rule with the most restrictive action
+ *    among them (and the default action when none is unconditional), and a
+ *    warning says so.
  */
 #ifndef SCMPC_H
 #define SCMPC_H
@@ -188,6 +199,11 @@ SCMPC_API bool scmpc_action_valid(uint32_t act);
 SCMPC_API int scmpc_action_cmp(uint32_t a, uint32_t b);
 /* Write "ERRNO(1)", "ALLOW", ... into BUF. */
 SCMPC_API void scmpc_action_str(uint32_t act, char *buf, size_t len);
+/* The action S names: what scmpc_action_str() writes (KILL_PROCESS,
+ * KILL_THREAD, TRAP, ERRNO(N), TRACE(N), LOG, ALLOW, USER_NOTIF), KILL and
+ * NOTIFY, with or without libseccomp's SCMP_ACT_ prefix, in any case.
+ * -EINVAL when S names none, -ERANGE for data the kernel does not honour. */
+SCMPC_API int scmpc_action_parse(const char *s, uint32_t *act);
 
 /* ----------------------------------------------------------------- policy */
 
@@ -198,7 +214,9 @@ enum scmpc_op {
 	SCMPC_OP_LE,
 	SCMPC_OP_GT,
 	SCMPC_OP_GE,
-	SCMPC_OP_MASKED_EQ,	/* (arg & value) == value2, as in OCI */
+	SCMPC_OP_MASKED_EQ,	/* (arg & value) == (value2 & value), as libseccomp
+				   compares it for OCI's MASKED_EQ; a value2 with
+				   bits outside the mask is masked, with a warning */
 };
 
 #define SCMPC_COND_32BIT 0x1U	/* compare the low 32 bits only */
@@ -222,6 +240,17 @@ SCMPC_API int scmpc_policy_add_arch(scmpc_policy *p, enum scmpc_arch a, scmpc_di
 SCMPC_API size_t scmpc_policy_arch_count(const scmpc_policy *p);
 SCMPC_API enum scmpc_arch scmpc_policy_arch(const scmpc_policy *p, size_t i);
 
+/* The agent that answers the policy's USER_NOTIF calls (OCI listenerPath,
+ * an absolute AF_UNIX socket path, and listenerMetadata, an opaque string
+ * passed to it); stored for the loader's caller (scmpc_notify_handoff()).
+ * NULL PATH clears them. */
+SCMPC_API int scmpc_policy_set_listener(scmpc_policy *p, const char *path, const char *metadata,
+					scmpc_diag *d);
+/* True when the policy names an agent; *PATH and *METADATA (either may be
+ * NULL) point into the policy. */
+SCMPC_API bool scmpc_policy_listener(const scmpc_policy *p, const char **path,
+				     const char **metadata);
+
 /* seccomp(2) SECCOMP_FILTER_FLAG_* bits to load the program with (the
  * policy's "flags"); stored for the loader, not used by the compiler. */
 SCMPC_API int scmpc_policy_set_flags(scmpc_policy *p, unsigned flags, scmpc_diag *d);
@@ -237,6 +266,22 @@ enum scmpc_unknown_threshold {
 SCMPC_API int scmpc_policy_set_unknown_action(scmpc_policy *p, uint32_t act,
 					      enum scmpc_unknown_threshold thr, scmpc_diag *d);
 
+/*
+ * runc's ENOSYS stub, as a per-ABI limit checked before any rule: a call of
+ * ABI A whose number is above MAX gets ACT, whatever the rules say.  Unlike
+ * the unknown-syscall action, it applies to nr == -1 too (above any MAX)
+ * and knows no exception (ARM's private calls are numbers like any other).
+ * Under x86_64's AUDIT_ARCH, as runc's stub tests it, bit 30 picks the
+ * limit: x32's for numbers with it (-1 among them), x86_64's for those
+ * without (0x80000000-0xbfffffff among them); a number whose limit is not
+ * set goes on to the rules.  SCMPC_LIMIT_ZERO gives number 0 ACT too
+ * (runc's s390/s390x stub: setup(0) multiplexes calls the stub cannot see).
+ * MAX = UINT32_MAX clears the limit.
+ */
+#define SCMPC_LIMIT_ZERO 0x2U
+SCMPC_API int scmpc_policy_set_limit(scmpc_policy *p, enum scmpc_arch a, uint32_t max, uint32_t act,
+				     unsigned flags, scmpc_diag *d);
+
 /* How rules for one syscall combine.  RESTRICTIVE is the semantics above.
  * LIBSECCOMP reproduces what runc and crun get from libseccomp when they
  * add a profile's rules in file order: if a syscall has an unconditional
@@ -245,8 +290,11 @@ SCMPC_API int scmpc_policy_set_unknown_action(scmpc_policy *p, uint32_t act,
  * ones); otherwise the conditional rules combine as in RESTRICTIVE.  As in
  * libseccomp, rules with the default action are refused (they still count
  * for the POLICY_MAX threshold) and a rule whose conditions are all zero-
- * mask MASKED_EQ is unconditional.  The JSON front end selects it unless
- * told otherwise. */
+ * mask MASKED_EQ is unconditional.  On 32-bit ABIs libseccomp keeps the low
+ * word of each constant (a MASKED_EQ whose mask has no low bits goes), and
+ * copies a socket or IPC rule onto socketcall/ipc with argument 0 == the
+ * call's number in place of its argument-0 conditions, keeping the others.
+ * The JSON front end selects it unless told otherwise. */
 enum scmpc_merge {
 	SCMPC_MERGE_RESTRICTIVE = 0,
 	SCMPC_MERGE_LIBSECCOMP = 1,
@@ -415,6 +463,42 @@ enum scmpc_json_flavor {
 #define SCMPC_JSON_STRICT	0x1U	/* unknown syscall names are errors */
 #define SCMPC_JSON_NO_ENOSYS	0x2U	/* no runc-style ENOSYS for newer calls */
 #define SCMPC_JSON_RESTRICTIVE	0x4U	/* SCMPC_MERGE_RESTRICTIVE, not runc's merge */
+#define SCMPC_JSON_BAD_ARCH	0x8U	/* bad_arch_action, not the runtime's */
+
+/*
+ * Whose filter to reproduce, call for call.  Every mode adds the rules as
+ * the runtime adds them to libseccomp (SCMPC_MERGE_LIBSECCOMP, unless
+ * SCMPC_JSON_RESTRICTIVE: rules that repeat the default dropped, unknown
+ * names skipped, an argument index used twice making single-condition
+ * rules, socket and IPC rules copied onto socketcall/ipc), and libseccomp's
+ * bad-arch action, KILL_THREAD, which no runtime changes.
+ *  RUNC        runc 1.2 and later (and 1.1.14+): its ENOSYS stub for the
+ *              profile's ABIs and the host's (the target); SPEC_ALLOW when
+ *              the profile has no "flags".
+ *  RUNC_1_1    runc 1.1.5, as Debian 12 ships it: the stub for the
+ *              profile's "architectures" only (none when it lists none);
+ *              "flags" refused.
+ *  CRUN        crun 1.8 and later: no stub; SPEC_ALLOW when the profile has
+ *              no "flags"; errnoRet on an action without data refused.
+ *  LIBSECCOMP  the rules through libseccomp alone: no stub, the flags
+ *              given.
+ * The stub: unless the default is ALLOW, LOG or TRACE, each ABI it covers
+ * gets a limit (scmpc_policy_set_limit) at the highest number any kept
+ * entry names there, whatever its action (socket and IPC calls on ABIs
+ * that multiplex them do not count: libseccomp names them by pseudo
+ * numbers); an ABI where that is 0 gets none.  SCMPC_JSON_NO_ENOSYS leaves
+ * it out.
+ */
+enum scmpc_runtime {
+	SCMPC_RUNTIME_RUNC = 0,
+	SCMPC_RUNTIME_RUNC_1_1,
+	SCMPC_RUNTIME_CRUN,
+	SCMPC_RUNTIME_LIBSECCOMP,
+};
+/* "runc", "runc-1.1", "crun", "libseccomp"; NULL for an invalid value. */
+SCMPC_API const char *scmpc_runtime_name(enum scmpc_runtime r);
+/* The runtime a name means, or -1. */
+SCMPC_API int scmpc_runtime_from_name(const char *name);
 
 struct scmpc_json_opts {
 	size_t sz;
@@ -424,6 +508,8 @@ struct scmpc_json_opts {
 	const char *const *caps;	/* NULL-terminated CAP_* list; NULL = Docker's default */
 	unsigned kernel_major;		/* Docker minKernel; 0 = running kernel */
 	unsigned kernel_minor;
+	enum scmpc_runtime runtime;	/* default SCMPC_RUNTIME_RUNC */
+	uint32_t bad_arch_action;	/* with SCMPC_JSON_BAD_ARCH */
 };
 
 /*
@@ -562,6 +648,42 @@ SCMPC_API int scmpc_notify_id_valid(const scmpc_notify *n, uint64_t id, scmpc_di
  * request is gone. */
 SCMPC_API int scmpc_notify_respond(const scmpc_notify *n, uint64_t id, int64_t val, int err,
 				   unsigned flags, scmpc_diag *d);
+
+#define SCMPC_ADDFD_SEND 0x1U	/* answer the request with the new fd (Linux 5.14) */
+#define SCMPC_ADDFD_CLOEXEC 0x2U	/* the new fd is close-on-exec */
+
+/* Put a copy of this process's SRCFD into the notified process of request
+ * ID (SECCOMP_IOCTL_NOTIF_ADDFD, Linux 5.9), at NEWFD when it is >= 0 (an fd
+ * there is closed first) or at its lowest free number.  With
+ * SCMPC_ADDFD_SEND the request is answered too, with the new fd as the
+ * call's result, atomically (accept(2)- or open(2)-like calls); otherwise
+ * answer it with scmpc_notify_respond().  Returns the fd number in the
+ * notified process or a negative errno (-ENOENT: the request is gone). */
+SCMPC_API int scmpc_notify_addfd(const scmpc_notify *n, uint64_t id, int srcfd, int newfd,
+				 unsigned flags, scmpc_diag *d);
+
+/* The container process state a runtime sends its seccomp agent with the
+ * listener fd (OCI runtime-spec config-linux.md, listenerPath). */
+struct scmpc_process_state {
+	size_t sz;			/* sizeof(struct scmpc_process_state) */
+	const char *oci_version;	/* default "1.0.2" */
+	pid_t pid;			/* the process whose filter it is */
+	const char *metadata;		/* listenerMetadata, or NULL */
+	const char *id;			/* the container's id */
+	const char *status;		/* default "creating" */
+	pid_t init_pid;			/* the container's first process; 0 = pid */
+	const char *bundle;		/* the bundle's path, or NULL */
+	const char *const *annotations;	/* key, value, ..., NULL; or NULL */
+};
+
+/* Hand LISTENER_FD to the agent at SOCKET_PATH as runc and crun do: connect
+ * an AF_UNIX stream socket, send one message whose data is the process
+ * state as JSON ({"ociVersion", "fds": ["seccompFd"], "pid", "metadata",
+ * "state": {"ociVersion", "id", "status", "pid", "bundle", "annotations"}},
+ * in runc's order, compact) and whose SCM_RIGHTS control message carries
+ * the fd, then close the socket.  Nothing is read back. */
+SCMPC_API int scmpc_notify_handoff(int listener_fd, const char *socket_path,
+				   const struct scmpc_process_state *st, scmpc_diag *d);
 
 /* ---------------------------------------------------------- introspection */
 

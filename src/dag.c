@@ -50,6 +50,36 @@ static bool grow_table(struct dag *g)
 	return true;
 }
 
+void dag_trial_begin(struct dag *g, struct dag_mark *m, size_t nodes, uint64_t work)
+{
+	m->n = g->n;
+	g->trial_nodes = g->n + nodes < DAG_MAX_NODES ? g->n + nodes : DAG_MAX_NODES;
+	g->trial_work = g->work + work;
+	g->trial_failed = false;
+}
+
+bool dag_trial_end(struct dag *g, const struct dag_mark *m)
+{
+	bool failed = g->trial_failed;
+	g->trial_nodes = 0;
+	g->trial_work = 0;
+	g->trial_failed = false;
+	if (!failed)
+		return true;
+	/* Forget the trial's nodes: truncate, and rebuild the hash table
+	 * without them (the table is sized for more than remain). */
+	g->n = m->n;
+	memset(g->table, 0, g->tcap * sizeof(*g->table));
+	for (size_t i = 0; i < g->n; i++) {
+		size_t h = node_hash(&g->nodes[i]) & (g->tcap - 1);
+		while (g->table[h])
+			h = (h + 1) & (g->tcap - 1);
+		g->table[h] = (uint32_t)i + 1;
+	}
+	g->oom = false;
+	return false;
+}
+
 static uint32_t intern(struct dag *g, struct node n)
 {
 	if (g->oom)
@@ -60,6 +90,10 @@ static uint32_t intern(struct dag *g, struct node n)
 	for (; g->table[h]; h = (h + 1) & (g->tcap - 1))
 		if (node_eq(&g->nodes[g->table[h] - 1], &n))
 			return g->table[h] - 1;
+	if (g->trial_nodes && g->n >= g->trial_nodes) {
+		g->trial_failed = true;
+		goto oom;
+	}
 	if (g->n >= DAG_MAX_NODES) {
 		g->too_big = true;
 		goto oom;

@@ -34,6 +34,11 @@ struct dag {
 	bool oom;		/* sticky: once set, every builder returns NODE_NONE */
 	bool too_big;		/* set with oom when a DAG_MAX_* limit is reached */
 	uint64_t work;		/* lowering steps, weighted by their size */
+	/* A trial (dag_trial_begin) in progress: its bounds, 0 when none, and
+	 * whether it went past them (oom is set too, to stop the builders). */
+	size_t trial_nodes;
+	uint64_t trial_work;
+	bool trial_failed;
 };
 
 /* A program has at most 4096 instructions, so a DAG this large can only
@@ -49,12 +54,30 @@ struct dag {
 static inline bool dag_charge(struct dag *g, uint64_t n)
 {
 	g->work += n;
+	if (g->trial_work && g->work > g->trial_work && !g->oom) {
+		g->trial_failed = true;
+		g->oom = true;
+	}
 	if (g->work > DAG_MAX_WORK && !g->too_big) {
 		g->too_big = true;
 		g->oom = true;
 	}
 	return !g->oom;
 }
+
+/*
+ * A build that may be given up: between dag_trial_begin() and
+ * dag_trial_end(), going past NODES new nodes or WORK units of work (or the
+ * DAG's own node limit) stops the builders as oom does, and
+ * dag_trial_end() then removes every node made since the beginning, clears
+ * the stop and returns false.  Returns true when the trial stayed within
+ * bounds.  A real allocation failure stays sticky either way.
+ */
+struct dag_mark {
+	size_t n;
+};
+void dag_trial_begin(struct dag *g, struct dag_mark *m, size_t nodes, uint64_t work);
+bool dag_trial_end(struct dag *g, const struct dag_mark *m);
 
 void dag_init(struct dag *g);
 void dag_fini(struct dag *g);

@@ -105,3 +105,19 @@ void diag_warn(scmpc_diag *d, const char *fmt, ...)
 	if (s)
 		d->warnings[d->nwarnings++] = s;
 }
+
+void diag_warn_once(scmpc_diag *d, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < d->nwarnings; i++)
+		if (!strcmp(d->warnings[i], buf))
+			return;
+	diag_warn(d, "%s", buf);
+}

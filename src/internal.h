@@ -33,6 +33,9 @@ int diag_err(scmpc_diag *d, int err, const char *where, const char *fmt, ...)
 int diag_err_insn(scmpc_diag *d, int err, long insn, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void diag_warn(scmpc_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, unless D already holds that exact warning (views are made once
+ * per compile, eval and check, and say the same each time). */
+void diag_warn_once(scmpc_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- arch.c: every fact about an ABI */
 /* On x86_64 the x32 ABI's numbers carry bit 30 (__X32_SYSCALL_BIT) under
@@ -96,6 +99,15 @@ struct rule {
 	struct scmpc_cond *conds;
 	size_t nconds;
 	char *origin;
+	uint32_t source;	/* a view's own rule: the policy rule it stands for */
+};
+
+/* runc's ENOSYS stub for one ABI (scmpc_policy_set_limit). */
+struct limit {
+	bool set;
+	uint32_t max;
+	uint32_t action;
+	unsigned flags;		/* SCMPC_LIMIT_* */
 };
 
 struct scmpc_policy {
@@ -108,6 +120,8 @@ struct scmpc_policy {
 	enum scmpc_unknown_threshold unknown_thr;
 	enum scmpc_arch arches[SCMPC_ARCH_COUNT];
 	size_t narches;
+	struct limit limits[SCMPC_ARCH_COUNT + 1];	/* by enum scmpc_arch */
+	char *listener_path, *listener_meta;	/* OCI listenerPath, listenerMetadata */
 	struct rule *rules;
 	size_t nrules, cap;
 };
@@ -117,7 +131,8 @@ bool policy_has_arch(const scmpc_policy *p, enum scmpc_arch a);
 /* A rule resolved for one ABI. Sorted by nr, then by rule index. */
 struct resolved {
 	uint32_t nr;
-	uint32_t rule;
+	uint32_t rule;		/* < p->nrules: p->rules[]; else v->own[rule - p->nrules] */
+	uint32_t order;		/* the policy rule it comes from: ties keep add order */
 };
 
 struct arch_view {
@@ -127,7 +142,27 @@ struct arch_view {
 	size_t nrs;
 	uint32_t threshold;	/* numbers above get the unknown action */
 	bool unknown_set;
+	/* Rules the view made itself: multiplexed copies of socket and IPC
+	 * rules (socketcall(2), ipc(2)), and libseccomp's 32-bit truncation of
+	 * wide constants.  Their conditions are owned here. */
+	struct rule *own;
+	size_t nown, ownc;
+	size_t base;		/* p->nrules when the view was made */
 };
+
+/* The rule at view position I. */
+static inline const struct rule *view_rule(const scmpc_policy *p, const struct arch_view *v,
+					   size_t i)
+{
+	uint32_t r = v->rs[i].rule;
+	return r < v->base ? &p->rules[r] : &v->own[r - v->base];
+}
+/* The policy rule index to report for view position I. */
+static inline uint32_t view_source(const struct arch_view *v, size_t i)
+{
+	uint32_t r = v->rs[i].rule;
+	return r < v->base ? r : v->own[r - v->base].source;
+}
 
 /* Resolve every rule of P for ABI A. Names missing on the ABI are skipped. */
 int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a, scmpc_diag *d);
@@ -137,6 +172,14 @@ void arch_view_find(const struct arch_view *v, uint32_t nr, size_t *lo, size_t *
 /* The action when no rule for NR decides: default, or unknown above the
  * threshold. */
 uint32_t arch_view_fallback(const scmpc_policy *p, const struct arch_view *v, uint32_t nr);
+/* The limit (runc's stub) for a call of P's with AUDIT and NR, or NULL:
+ * its ABI's, bit 30 choosing between x86_64 and x32. */
+const struct limit *call_limit(const scmpc_policy *p, uint32_t audit, uint32_t nr);
+/* Whether limit L decides number NR (L may be NULL). */
+static inline bool limit_hits(const struct limit *l, uint32_t nr)
+{
+	return l && (nr > l->max || (nr == 0 && (l->flags & SCMPC_LIMIT_ZERO)));
+}
 
 /* ---- policy_eval.c */
 /* Decision of the rules alone for a call on ABI V (no arch dispatch). */

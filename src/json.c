@@ -61,6 +61,9 @@ struct jctx {
 	size_t nowned, owncap;
 	size_t *skip;			/* keys of a duplicate refused: no warning */
 	size_t nskip, skipcap;
+	bool listed[SCMPC_ARCH_COUNT + 1];	/* named by architectures or archMap */
+	bool flags_given;			/* the profile has "flags" */
+	uint32_t stubmax[SCMPC_ARCH_COUNT + 1];	/* runc's stub: highest number named */
 };
 
 /* ------------------------------------------------------------ reporting */
@@ -975,6 +978,25 @@ static int add_rules(struct jctx *c, const char *name, const char *origin, uint3
 	return 0;
 }
 
+/* runc's stub counts every name an entry gives, by libseccomp's number on
+ * each ABI: not the socket and IPC calls where libseccomp names them by
+ * pseudo numbers (the ABIs that multiplex them), not the names it lacks. */
+static void stub_count(struct jctx *c, const char *name)
+{
+	enum arch_mux m;
+	uint32_t call, mux;
+	bool muxed = arch_subcall(name, &m, &call) == 0;
+	for (size_t i = 0; i < scmpc_policy_arch_count(c->p); i++) {
+		enum scmpc_arch a = scmpc_policy_arch(c->p, i);
+		const struct arch_info *ai = arch_info(a);
+		int64_t n = arch_resolve(ai, name);
+		if (n < 0 || (muxed && arch_multiplexer(ai, m, &mux) == 0))
+			continue;
+		if ((uint32_t)n > c->stubmax[a])
+			c->stubmax[a] = (uint32_t)n;
+	}
+}
+
 static int emit_name(struct jctx *c, const char *name, const char *nw, uint32_t act,
 		     const struct scmpc_cond *conds, size_t nconds, bool split)
 {
@@ -1072,6 +1094,11 @@ static int parse_entry(struct jctx *c, struct jval e, const char *ew)
 			goto out;
 	} else if (has_ret || errno_s) {
 		const char *field = has_ret ? "errnoRet" : "errno";
+		if (c->o.runtime == SCMPC_RUNTIME_CRUN) {
+			r = jerr(c, fpath(b, ew, &eo, field), "crun refuses an errno value for %s",
+				 act_s);
+			goto out;
+		}
 		jwarn(c, fpath(b, ew, &eo, field), "ignored for %s (runc ignores it)", act_s);
 	}
 	if (!names && !name) {
@@ -1086,6 +1113,11 @@ static int parse_entry(struct jctx *c, struct jval e, const char *ew)
 	}
 	if (names && !name && !json_object_array_length(names))
 		jwarn(c, ew, "no syscall names; entry ignored");
+	/* runc's stub counts every name, those of rules it then drops too. */
+	if (name)
+		stub_count(c, name);
+	for (size_t j = 0; names && j < json_object_array_length(names); j++)
+		stub_count(c, json_object_get_string(json_object_array_get_idx(names, j)));
 	/* runc drops rules that repeat the default (libseccomp would refuse
 	 * them), before it even looks the names up. */
 	if (act == c->def_action)
@@ -1112,6 +1144,7 @@ static int add_arch_token(struct jctx *c, const char *tok, const char *where)
 	enum scmpc_arch a = arch_from_scmp_name(tok);
 	if (a == SCMPC_ARCH_NONE)
 		return jerr(c, where, "unknown architecture \"%s\"", tok);
+	c->listed[a] = true;
 	int r = scmpc_policy_add_arch(c->p, a, c->d);
 	if (r < 0) {
 		char msg[256];	/* jerr() rewrites the message it would read */
@@ -1262,6 +1295,10 @@ static int parse_flags(struct jctx *c, const struct jobj *po, const char *w)
 		return 0;
 	if ((r = want_string_array(c, v, fpath(b, w, po, "flags"))))
 		return r;
+	c->flags_given = true;
+	if (c->o.runtime == SCMPC_RUNTIME_RUNC_1_1 && json_object_array_length(v))
+		return jerr(c, fpath(b, w, po, "flags"),
+			    "runc 1.1 refuses seccomp flags (\"seccomp flags are not yet supported\")");
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		const char *s = json_object_get_string(json_object_array_get_idx(v, i));
 		size_t k;
@@ -1275,8 +1312,8 @@ static int parse_flags(struct jctx *c, const struct jobj *po, const char *w)
 	return scmpc_policy_set_flags(c->p, bits, c->d);
 }
 
-/* Not stored yet: the loader has no listener support.  Validated so that a
- * profile scmpc accepts is one the runtimes accept. */
+/* The agent that answers SCMP_ACT_NOTIFY calls: stored for whoever loads
+ * the filter (scmp-compile exec hands the listener to it as runc does). */
 static int parse_listener(struct jctx *c, const struct jobj *po, const char *w)
 {
 	char b[PATH_LEN];
@@ -1292,6 +1329,48 @@ static int parse_listener(struct jctx *c, const struct jobj *po, const char *w)
 		return r;
 	if (meta && meta[0] && !(path && path[0]))
 		return jerr(c, fpath(b, w, po, "listenerMetadata"), "listenerMetadata requires listenerPath");
+	if (!path || !path[0])
+		return 0;
+	if (path[0] != '/')
+		return jerr(c, fpath(b, w, po, "listenerPath"), "listenerPath must be absolute");
+	return scmpc_policy_set_listener(c->p, path, meta && meta[0] ? meta : NULL, c->d);
+}
+
+/* What the runtime adds around the rules: the bad-arch action, default
+ * flags, and runc's ENOSYS stub, which makes calls newer than the profile
+ * fail with ENOSYS so that libcs fall back instead of treating EPERM as
+ * final.  runc builds no stub for permissive defaults; TRACE counts as
+ * permissive because a tracer handles unknown calls itself. */
+static int runtime_setup(struct jctx *c)
+{
+	enum scmpc_runtime rt = c->o.runtime;
+	int r;
+
+	r = scmpc_policy_set_bad_arch_action(c->p, c->o.flags & SCMPC_JSON_BAD_ARCH
+							? c->o.bad_arch_action
+							: SCMPC_ACT_KILL_THREAD, c->d);
+	if (r)
+		return r;
+	if (!c->flags_given && (rt == SCMPC_RUNTIME_RUNC || rt == SCMPC_RUNTIME_CRUN) &&
+	    (r = scmpc_policy_set_flags(c->p, FLAG_SPEC_ALLOW, c->d)))
+		return r;
+	uint32_t base = c->def_action & 0xffff0000U;
+	if ((rt != SCMPC_RUNTIME_RUNC && rt != SCMPC_RUNTIME_RUNC_1_1) ||
+	    (c->o.flags & SCMPC_JSON_NO_ENOSYS) || base == SCMPC_ACT_ALLOW || base == SCMPC_ACT_LOG ||
+	    base == SCMPC_ACT_TRACE(0))
+		return 0;
+	for (size_t i = 0; i < scmpc_policy_arch_count(c->p); i++) {
+		enum scmpc_arch a = scmpc_policy_arch(c->p, i);
+		/* runc 1.1 covers the ABIs the profile lists; later runc adds
+		 * the host's.  A largest number of 0 means "none" to runc. */
+		bool covered = c->listed[a] || (rt == SCMPC_RUNTIME_RUNC && a == c->o.arch);
+		if (!covered || !c->stubmax[a])
+			continue;
+		unsigned flags = a == SCMPC_ARCH_S390 || a == SCMPC_ARCH_S390X ? SCMPC_LIMIT_ZERO : 0;
+		if ((r = scmpc_policy_set_limit(c->p, a, c->stubmax[a], SCMPC_ACT_ERRNO(ENOSYS), flags,
+						c->d)))
+			return r;
+	}
 	return 0;
 }
 
@@ -1301,7 +1380,6 @@ static int parse_profile(struct jctx *c, struct jval prof)
 	char b[PATH_LEN], eb[PATH_LEN];
 	struct jobj po;
 	struct jval v, e = { NULL, 0 };
-	uint32_t base;
 	int r;
 
 	if ((r = resolve(c, prof, w, top_fields, true, &po)) || (r = parse_default(c, &po, w)))
@@ -1327,16 +1405,7 @@ static int parse_profile(struct jctx *c, struct jval prof)
 				return r;
 		}
 	}
-	/* runc's ENOSYS stub: calls newer than the profile fail with ENOSYS
-	 * so libcs fall back instead of treating EPERM as final.  runc builds
-	 * none for permissive defaults, and TRACE counts as permissive because
-	 * a tracer handles unknown calls itself. */
-	base = c->def_action & 0xffff0000U;
-	if (!(c->o.flags & SCMPC_JSON_NO_ENOSYS) && base != SCMPC_ACT_ALLOW && base != SCMPC_ACT_LOG &&
-	    base != SCMPC_ACT_TRACE(0))
-		return scmpc_policy_set_unknown_action(c->p, SCMPC_ACT_ERRNO(ENOSYS),
-						       SCMPC_UNKNOWN_POLICY_MAX, c->d);
-	return 0;
+	return runtime_setup(c);
 }
 
 /* Some key of OBJECT names a Docker field of DEFS, as Go would match it;
@@ -1455,6 +1524,26 @@ static int replay(scmpc_diag *from, scmpc_diag *to, int r)
 	return r;
 }
 
+static const char *const runtime_names[] = {
+	[SCMPC_RUNTIME_RUNC] = "runc",
+	[SCMPC_RUNTIME_RUNC_1_1] = "runc-1.1",
+	[SCMPC_RUNTIME_CRUN] = "crun",
+	[SCMPC_RUNTIME_LIBSECCOMP] = "libseccomp",
+};
+
+SCMPC_API const char *scmpc_runtime_name(enum scmpc_runtime r)
+{
+	return (unsigned)r < ARRAY_SIZE(runtime_names) ? runtime_names[r] : NULL;
+}
+
+SCMPC_API int scmpc_runtime_from_name(const char *name)
+{
+	for (size_t i = 0; name && i < ARRAY_SIZE(runtime_names); i++)
+		if (!strcmp(name, runtime_names[i]))
+			return (int)i;
+	return -1;
+}
+
 SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct scmpc_json_opts *o,
 				     scmpc_policy **out, scmpc_diag *d)
 {
@@ -1473,8 +1562,14 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 	if (c.o.flavor != SCMPC_JSON_AUTO && c.o.flavor != SCMPC_JSON_OCI &&
 	    c.o.flavor != SCMPC_JSON_DOCKER)
 		return diag_err(d, -EINVAL, NULL, "unknown JSON flavor %d", (int)c.o.flavor);
-	if (c.o.flags & ~(SCMPC_JSON_STRICT | SCMPC_JSON_NO_ENOSYS | SCMPC_JSON_RESTRICTIVE))
+	if (c.o.flags & ~(SCMPC_JSON_STRICT | SCMPC_JSON_NO_ENOSYS | SCMPC_JSON_RESTRICTIVE |
+			  SCMPC_JSON_BAD_ARCH))
 		return diag_err(d, -EINVAL, NULL, "unknown JSON flags 0x%x", c.o.flags);
+	if (!scmpc_runtime_name(c.o.runtime))
+		return diag_err(d, -EINVAL, NULL, "unknown runtime %d", (int)c.o.runtime);
+	if ((c.o.flags & SCMPC_JSON_BAD_ARCH) && !scmpc_action_valid(c.o.bad_arch_action))
+		return diag_err(d, -EINVAL, NULL, "invalid bad-arch action 0x%08x",
+				c.o.bad_arch_action);
 	if (c.o.arch == SCMPC_ARCH_NONE)
 		c.o.arch = scmpc_arch_native();
 	if (c.o.arch == SCMPC_ARCH_NONE)

@@ -301,7 +301,10 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 	 * kernel loads, refuse before the quadratic greedy spends seconds on
 	 * it; nearer, build it so the error can name the program's size. */
 	if ((n - 1) / 2 > 2 * BPF_MAXINSNS) {
-		g->too_big = true;
+		if (g->trial_nodes)
+			g->trial_failed = true;	/* the caller has another way */
+		else
+			g->too_big = true;
 		g->oom = true;
 		return NODE_NONE;
 	}

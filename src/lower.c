@@ -588,18 +588,18 @@ uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_v
 	size_t ncond = 0;
 
 	for (size_t i = lo; i < hi; i++)
-		ncond += p->rules[v->rs[i].rule].nconds;
+		ncond += view_rule(p, v, i)->nconds;
 	if (!prob_alloc(&c, &pb, hi - lo, ncond))
 		return NODE_NONE;
 	pb.fallback = p->def_action;
 	for (size_t i = lo; i < hi; i++) {
-		const struct rule *r = &p->rules[v->rs[i].rule];
-		pb.terms[pb.nterms++] = (struct lterm){ r->action, v->rs[i].rule, 0,
+		const struct rule *r = view_rule(p, v, i);
+		pb.terms[pb.nterms++] = (struct lterm){ r->action, (uint32_t)i, 0,
 							(uint32_t)r->nconds };
 	}
 	qsort(pb.terms, pb.nterms, sizeof(*pb.terms), cmp_terms);
 	for (size_t t = 0; t < pb.nterms; t++) {
-		const struct rule *r = &p->rules[pb.terms[t].rule];
+		const struct rule *r = view_rule(p, v, pb.terms[t].rule);
 		pb.terms[t].first = (uint32_t)pb.nconds;
 		for (size_t k = 0; k < r->nconds; k++) {
 			const struct scmpc_cond *sc = &r->conds[k];
@@ -625,6 +625,7 @@ uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_v
 struct segment {
 	uint32_t lo, hi;
 	const struct arch_view *v;	/* NULL: the bad-arch action */
+	const struct limit *lim;	/* runc's stub for this part, or NULL */
 };
 
 /* Where the fallback of V may change inside [lo, hi]. */
@@ -682,16 +683,46 @@ static bool push_gap(struct dag *g, const scmpc_policy *p, const struct arch_vie
 static uint32_t syscall_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
 			     size_t lo, size_t hi, bool compact)
 {
-	uint32_t opt = lower_syscall(g, p, v, lo, hi, compact);
 	bool conds = false;
 	for (size_t i = lo; i < hi; i++)
-		conds |= p->rules[v->rs[i].rule].nconds > 0;
+		conds |= view_rule(p, v, i)->nconds > 0;
+	/* The subtrees can outgrow any program long before the search ends;
+	 * past a few programs' worth of nodes (or a quarter of the time
+	 * budget), the chain it is. */
+	struct dag_mark m;
+	if (conds)
+		dag_trial_begin(g, &m, 8 * BPF_MAXINSNS, DAG_MAX_WORK / 4);
+	uint32_t opt = lower_syscall(g, p, v, lo, hi, compact);
+	if (conds && !dag_trial_end(g, &m))
+		return lower_naive_syscall(g, p, v, lo, hi);
 	if (opt == NODE_NONE || !conds)
 		return opt;
 	uint32_t chain = lower_naive_syscall(g, p, v, lo, hi);
 	if (chain == NODE_NONE)
 		return NODE_NONE;
 	return dag_reach(g, chain) < dag_reach(g, opt) ? chain : opt;
+}
+
+/* The ranges of [LO, HI] that V's rules and fallbacks decide. */
+static bool number_part(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+			struct range_vec *rv, uint32_t lo, uint32_t hi, uint32_t hot_lo, bool compact)
+{
+	uint32_t next = lo;
+	size_t i = 0, j;
+	arch_view_find(v, lo, &i, &j);
+	for (; i < v->nrs && v->rs[i].nr <= hi; i = j) {
+		uint32_t nr = v->rs[i].nr;
+		for (j = i; j < v->nrs && v->rs[j].nr == nr; j++)
+			;
+		if (nr > next && !push_gap(g, p, v, rv, next, nr - 1, hot_lo))
+			return false;
+		if (!push_range(g, rv, nr, nr, syscall_node(g, p, v, i, j, compact), hot_lo))
+			return false;
+		if (nr == hi)
+			return true;
+		next = nr + 1;
+	}
+	return push_gap(g, p, v, rv, next, hi, hot_lo);
 }
 
 static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct segment *segs,
@@ -702,33 +733,41 @@ static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct s
 
 	for (size_t s = 0; s < nseg; s++) {
 		const struct segment *sg = &segs[s];
+		uint32_t lo = sg->lo, hi = sg->hi;
+		/* runc's stub first: 0 (s390) and the numbers above its max. */
+		if (sg->lim) {
+			uint32_t act = sg->lim->action;
+			if (lo == 0 && (sg->lim->flags & SCMPC_LIMIT_ZERO)) {
+				if (!push_range(g, &rv, 0, 0, dag_ret(g, act), hot_lo))
+					goto out;
+				if (hi == 0)
+					continue;
+				lo = 1;
+			}
+			if (sg->lim->max < lo) {
+				if (!push_range(g, &rv, lo, hi, dag_ret(g, act), hot_lo))
+					goto out;
+				continue;
+			}
+			if (sg->lim->max < hi)
+				hi = sg->lim->max;
+		}
 		if (!sg->v) {
-			if (!push_range(g, &rv, sg->lo, sg->hi, dag_ret(g, p->badarch_action), hot_lo))
+			if (!push_range(g, &rv, lo, hi, dag_ret(g, p->badarch_action), hot_lo))
 				goto out;
-			continue;
-		}
-		const struct arch_view *v = sg->v;
-		uint32_t next = sg->lo;
-		size_t i = 0, j;
-		arch_view_find(v, sg->lo, &i, &j);
-		for (; i < v->nrs && v->rs[i].nr <= sg->hi; i = j) {
-			uint32_t nr = v->rs[i].nr;
-			for (j = i; j < v->nrs && v->rs[j].nr == nr; j++)
-				;
-			if (nr > next && !push_gap(g, p, v, &rv, next, nr - 1, hot_lo))
-				goto out;
-			if (!push_range(g, &rv, nr, nr, syscall_node(g, p, v, i, j, compact), hot_lo))
-				goto out;
-			if (nr == sg->hi)
-				goto next_segment;
-			next = nr + 1;
-		}
-		if (!push_gap(g, p, v, &rv, next, sg->hi, hot_lo))
+		} else if (!number_part(g, p, sg->v, &rv, lo, hi, hot_lo, compact)) {
 			goto out;
-next_segment:;
+		}
+		if (hi < sg->hi &&
+		    !push_range(g, &rv, hi + 1, sg->hi, dag_ret(g, sg->lim->action), hot_lo))
+			goto out;
 	}
-	/* nr == -1 is a tracer skipping the call: the default, on every ABI. */
-	if (!push_range(g, &rv, UINT32_MAX, UINT32_MAX, dag_ret(g, p->def_action), hot_lo))
+	/* nr == -1 is a tracer skipping the call: the default, on every ABI,
+	 * unless runc's stub (which does not tell -1 apart) says otherwise.  It
+	 * lies in the last part, x32's on x86_64. */
+	const struct limit *top = nseg ? segs[nseg - 1].lim : NULL;
+	uint32_t minus1 = limit_hits(top, UINT32_MAX) ? top->action : p->def_action;
+	if (!push_range(g, &rv, UINT32_MAX, UINT32_MAX, dag_ret(g, minus1), hot_lo))
 		goto out;
 	root = layout_tree(g, rv.v, rv.n, LAYOUT_NUMBERS);
 out:
@@ -760,7 +799,7 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 		if (seen)
 			continue;
 
-		struct segment segs[2];
+		struct segment segs[4];
 		size_t nseg = 0;
 		uint32_t hot_lo = ai->nr_base;	/* where the ABI's numbers start */
 		if (ai->audit == arch_info(SCMPC_ARCH_X86_64)->audit) {
@@ -770,11 +809,33 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 			const struct arch_view *v64 = find_view(views, p->narches, SCMPC_ARCH_X86_64);
 			const struct arch_view *v32 = find_view(views, p->narches, SCMPC_ARCH_X32);
 			hot_lo = v64 ? 0 : X32_SYSCALL_BIT;	/* x32 alone: its numbers are hot */
-			segs[nseg++] = (struct segment){ 0, X32_SYSCALL_BIT - 1, v64 };
-			segs[nseg++] = (struct segment){ X32_SYSCALL_BIT, 0xfffffffeU, v32 };
+			/* runc's stub picks its limit by bit 30, libseccomp its
+			 * section by range: 0x80000000-0xbfffffff go to x32's
+			 * rules under x86_64's limit. */
+			uint32_t x86 = ai->audit;
+			segs[nseg++] = (struct segment){ 0, X32_SYSCALL_BIT - 1, v64,
+							 call_limit(p, x86, 0) };
+			segs[nseg++] = (struct segment){ X32_SYSCALL_BIT, 0x7fffffffU, v32,
+							 call_limit(p, x86, X32_SYSCALL_BIT) };
+			segs[nseg++] = (struct segment){ 0x80000000U, 0xbfffffffU, v32,
+							 call_limit(p, x86, 0) };
+			segs[nseg++] = (struct segment){ 0xc0000000U, 0xfffffffeU, v32,
+							 call_limit(p, x86, X32_SYSCALL_BIT) };
 		} else {
-			segs[nseg++] = (struct segment){ 0, 0xfffffffeU, &views[i] };
+			segs[nseg++] = (struct segment){ 0, 0xfffffffeU, &views[i],
+							 call_limit(p, ai->audit, 0) };
 		}
+		/* Without a stub telling them apart, x32's three parts are one:
+		 * lowering its rules once per part would triple them. */
+		size_t kept = 1;
+		for (size_t k = 1; k < nseg; k++) {
+			struct segment *prev = &segs[kept - 1];
+			if (segs[k].v == prev->v && segs[k].lim == prev->lim && prev->hi + 1 == segs[k].lo)
+				prev->hi = segs[k].hi;
+			else
+				segs[kept++] = segs[k];
+		}
+		nseg = kept;
 		uint32_t tree = number_tree(g, p, segs, nseg, hot_lo, compact);
 		if (tree == NODE_NONE)
 			break;

@@ -87,11 +87,11 @@ uint32_t lower_naive_syscall(struct dag *g, const scmpc_policy *p, const struct 
 		return NODE_NONE;
 	}
 	for (size_t i = lo; i < hi; i++)
-		rk[i - lo] = (struct ranked){ p->rules[v->rs[i].rule].action, v->rs[i].rule };
+		rk[i - lo] = (struct ranked){ view_rule(p, v, i)->action, (uint32_t)i };
 	qsort(rk, hi - lo, sizeof(*rk), cmp_ranked);
 	uint32_t next = dag_ret(g, p->def_action);
 	for (size_t i = hi - lo; i-- > 0;) {
-		const struct rule *r = &p->rules[rk[i].rule];
+		const struct rule *r = view_rule(p, v, rk[i].rule);
 		uint32_t node = dag_ret(g, r->action);
 		for (size_t k = r->nconds; k-- > 0;)
 			node = cond_node(g, &r->conds[k], v->info, node, next);
@@ -133,6 +133,19 @@ static uint32_t chain_node(struct dag *g, const scmpc_policy *p, const struct ar
 	return next;
 }
 
+/* runc's stub in front of INNER (A = nr): 0 (s390) and numbers above the
+ * limit get its action. */
+static uint32_t stub_node(struct dag *g, const struct limit *l, uint32_t inner)
+{
+	if (!l)
+		return inner;
+	uint32_t act = dag_ret(g, l->action);
+	uint32_t node = dag_jmp(g, BPF_JGT, l->max, act, inner);
+	if (l->flags & SCMPC_LIMIT_ZERO)
+		node = dag_jmp(g, BPF_JEQ, 0, act, node);
+	return node;
+}
+
 int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *views,
 		    scmpc_diag *d)
 {
@@ -163,8 +176,16 @@ int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *view
 			uint32_t part32 = v32 ? chain_node(g, p, v32, true) : bad;
 			section = dag_jmp(g, BPF_JEQ, UINT32_MAX, def,
 					  dag_jmp(g, BPF_JGE, X32_SYSCALL_BIT, part32, part64));
+			/* runc's stub, as it tests: bit 30 picks x32's limit. */
+			const struct limit *l64 = call_limit(p, x86, 0);
+			const struct limit *l32 = call_limit(p, x86, X32_SYSCALL_BIT);
+			if (l64 || l32)
+				section = dag_jmp(g, BPF_JSET, X32_SYSCALL_BIT, stub_node(g, l32, section),
+						  stub_node(g, l64, section));
 		} else {
-			section = dag_jmp(g, BPF_JEQ, UINT32_MAX, def, chain_node(g, p, v, false));
+			section = stub_node(g, call_limit(p, v->info->audit, 0),
+					    dag_jmp(g, BPF_JEQ, UINT32_MAX, def,
+						    chain_node(g, p, v, false)));
 		}
 		chain = dag_jmp(g, BPF_JEQ, v->info->audit,
 				dag_ld(g, offsetof(struct seccomp_data, nr), section), chain);

@@ -5,6 +5,11 @@
  * with, and it copies its own size in and out, so every buffer is sized
  * from SECCOMP_GET_NOTIF_SIZES.
  */
+#include <fcntl.h>
+#include <json.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -15,6 +20,23 @@
 #endif
 #ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
 #define SECCOMP_USER_NOTIF_FLAG_CONTINUE (1UL << 0)
+#endif
+#ifndef SECCOMP_IOCTL_NOTIF_ADDFD
+/* Linux 5.9: include/uapi/linux/seccomp.h */
+struct seccomp_notif_addfd {
+	__u64 id;
+	__u32 flags;
+	__u32 srcfd;
+	__u32 newfd;
+	__u32 newfd_flags;
+};
+#define SECCOMP_IOCTL_NOTIF_ADDFD _IOW('!', 3, struct seccomp_notif_addfd)
+#endif
+#ifndef SECCOMP_ADDFD_FLAG_SETFD
+#define SECCOMP_ADDFD_FLAG_SETFD (1UL << 0)
+#endif
+#ifndef SECCOMP_ADDFD_FLAG_SEND
+#define SECCOMP_ADDFD_FLAG_SEND (1UL << 1)
 #endif
 
 struct scmpc_notify {
@@ -145,5 +167,152 @@ SCMPC_API int scmpc_notify_respond(const scmpc_notify *n, uint64_t id, int64_t v
 				     (unsigned long long)id, strerror(e));
 	}
 	free(resp);
+	return r;
+}
+
+SCMPC_API int scmpc_notify_addfd(const scmpc_notify *n, uint64_t id, int srcfd, int newfd,
+				 unsigned flags, scmpc_diag *d)
+{
+	struct seccomp_notif_addfd a;
+
+	if (!n)
+		return diag_err(d, -EINVAL, NULL, "no handle");
+	if (flags & ~(SCMPC_ADDFD_SEND | SCMPC_ADDFD_CLOEXEC))
+		return diag_err(d, -EINVAL, NULL, "unknown addfd flags 0x%x", flags);
+	if (srcfd < 0)
+		return diag_err(d, -EBADF, NULL, "%d is not an fd", srcfd);
+	memset(&a, 0, sizeof(a));
+	a.id = id;
+	a.srcfd = (__u32)srcfd;
+	if (newfd >= 0) {
+		a.flags |= SECCOMP_ADDFD_FLAG_SETFD;
+		a.newfd = (__u32)newfd;
+	}
+	if (flags & SCMPC_ADDFD_SEND)
+		a.flags |= SECCOMP_ADDFD_FLAG_SEND;
+	if (flags & SCMPC_ADDFD_CLOEXEC)
+		a.newfd_flags = O_CLOEXEC;
+	int r = ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+	if (r >= 0)
+		return r;
+	int e = errno;
+	switch (e) {
+	case ENOENT:
+		return diag_err(d, -ENOENT, NULL, "request %llu is gone (its caller died or was "
+				"interrupted by a signal)", (unsigned long long)id);
+	case EINPROGRESS:
+		return diag_err(d, -EINPROGRESS, NULL, "request %llu is being answered; an fd "
+				"cannot be added now", (unsigned long long)id);
+	case ENOTTY:
+		return diag_err(d, -EOPNOTSUPP, NULL, "this kernel cannot add fds to a notified "
+				"process (Linux 5.9+; SCMPC_ADDFD_SEND 5.14+)");
+	case EINVAL:
+		return diag_err(d, -EINVAL, NULL, "the kernel refused the request (flags this "
+				"kernel lacks, or SEND on a request already answered)");
+	default:
+		return diag_err(d, -e, NULL, "adding fd %d to request %llu failed: %s", srcfd,
+				(unsigned long long)id, strerror(e));
+	}
+}
+
+/* The state as runc marshals specs.ContainerProcessState: fields in its
+ * struct order, empty optional ones left out. */
+static json_object *state_json(const struct scmpc_process_state *st)
+{
+	const char *ver = st->oci_version ? st->oci_version : "1.0.2";
+	json_object *top = json_object_new_object(), *fds = json_object_new_array();
+	json_object *state = json_object_new_object();
+	if (!top || !fds || !state) {
+		json_object_put(top);
+		json_object_put(fds);
+		json_object_put(state);
+		return NULL;
+	}
+	json_object_object_add(top, "ociVersion", json_object_new_string(ver));
+	json_object_array_add(fds, json_object_new_string("seccompFd"));
+	json_object_object_add(top, "fds", fds);
+	json_object_object_add(top, "pid", json_object_new_int64(st->pid));
+	if (st->metadata && st->metadata[0])
+		json_object_object_add(top, "metadata", json_object_new_string(st->metadata));
+	json_object_object_add(state, "ociVersion", json_object_new_string(ver));
+	json_object_object_add(state, "id", json_object_new_string(st->id ? st->id : ""));
+	json_object_object_add(state, "status",
+			       json_object_new_string(st->status ? st->status : "creating"));
+	json_object_object_add(state, "pid",
+			       json_object_new_int64(st->init_pid ? st->init_pid : st->pid));
+	json_object_object_add(state, "bundle", json_object_new_string(st->bundle ? st->bundle : ""));
+	if (st->annotations && st->annotations[0]) {
+		json_object *ann = json_object_new_object();
+		for (size_t i = 0; ann && st->annotations[i] && st->annotations[i + 1]; i += 2)
+			json_object_object_add(ann, st->annotations[i],
+					       json_object_new_string(st->annotations[i + 1]));
+		json_object_object_add(state, "annotations", ann);
+	}
+	json_object_object_add(top, "state", state);
+	return top;
+}
+
+SCMPC_API int scmpc_notify_handoff(int listener_fd, const char *socket_path,
+				   const struct scmpc_process_state *in, scmpc_diag *d)
+{
+	struct scmpc_process_state st;
+	struct sockaddr_un sa;
+	int r = 0;
+
+	OPTS_COPY(st, in);
+	if (!in || in->sz < offsetof(struct scmpc_process_state, pid) + sizeof(pid_t))
+		return diag_err(d, -EINVAL, NULL, "no process state, or one too small");
+	if (listener_fd < 0)
+		return diag_err(d, -EBADF, NULL, "%d is not a listener fd", listener_fd);
+	if (!socket_path || socket_path[0] != '/')
+		return diag_err(d, -EINVAL, NULL, "the agent's socket path must be absolute");
+	if (strlen(socket_path) >= sizeof(sa.sun_path))
+		return diag_err(d, -ENAMETOOLONG, NULL, "the agent's socket path is longer than "
+				"an AF_UNIX address holds (%zu bytes)", sizeof(sa.sun_path) - 1);
+	json_object *j = state_json(&st);
+	if (!j)
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	const char *text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
+							     JSON_C_TO_STRING_NOSLASHESCAPE);
+	int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (sock < 0) {
+		r = diag_err(d, -errno, NULL, "socket: %s", strerror(errno));
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	memcpy(sa.sun_path, socket_path, strlen(socket_path));
+	if (connect(sock, (const struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		r = diag_err(d, -errno, NULL, "cannot reach the seccomp agent at %s: %s", socket_path,
+			     strerror(errno));
+		goto out;
+	}
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	memset(&ctl, 0, sizeof(ctl));
+	struct iovec iov = { .iov_base = (void *)text, .iov_len = strlen(text) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+			      .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &listener_fd, sizeof(int));
+	ssize_t n;
+	do
+		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		r = diag_err(d, -errno, NULL, "sending the listener to %s failed: %s", socket_path,
+			     strerror(errno));
+	else if ((size_t)n != iov.iov_len)
+		r = diag_err(d, -EIO, NULL, "the agent at %s took %zd of %zu bytes", socket_path, n,
+			     iov.iov_len);
+out:
+	if (sock >= 0)
+		close(sock);
+	json_object_put(j);
 	return r;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "internal.h"
 
 SCMPC_API const char *scmpc_version(void)
@@ -55,6 +56,51 @@ SCMPC_API void scmpc_action_str(uint32_t act, char *buf, size_t len)
 	}
 }
 
+SCMPC_API int scmpc_action_parse(const char *s, uint32_t *act)
+{
+	static const struct {
+		const char *name;
+		uint32_t act;
+		bool data;
+	} names[] = {
+		{ "KILL_PROCESS", SCMPC_ACT_KILL_PROCESS, false },
+		{ "KILL_THREAD", SCMPC_ACT_KILL_THREAD, false },
+		{ "KILL", SCMPC_ACT_KILL_THREAD, false },	/* libseccomp's and OCI's */
+		{ "TRAP", SCMPC_ACT_TRAP, false },
+		{ "ERRNO", SCMPC_ACT_ERRNO(0), true },
+		{ "TRACE", SCMPC_ACT_TRACE(0), true },
+		{ "LOG", SCMPC_ACT_LOG, false },
+		{ "ALLOW", SCMPC_ACT_ALLOW, false },
+		{ "USER_NOTIF", SCMPC_ACT_USER_NOTIF, false },
+		{ "NOTIFY", SCMPC_ACT_USER_NOTIF, false },
+	};
+	if (!s || !act)
+		return -EINVAL;
+	if (!strncasecmp(s, "SCMP_ACT_", 9))
+		s += 9;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		size_t n = strlen(names[i].name);
+		if (strncasecmp(s, names[i].name, n))
+			continue;
+		const char *rest = s + n;
+		if (!*rest) {
+			*act = names[i].act;
+			return 0;
+		}
+		char *end;
+		unsigned long v;
+		if (!names[i].data || *rest != '(' || !(rest[1] >= '0' && rest[1] <= '9'))
+			continue;
+		errno = 0;
+		v = strtoul(rest + 1, &end, 0);
+		if (errno || end[0] != ')' || end[1] || v > 0xffff)
+			return -EINVAL;
+		*act = names[i].act | (uint32_t)v;
+		return scmpc_action_valid(*act) ? 0 : -ERANGE;
+	}
+	return -EINVAL;
+}
+
 SCMPC_API scmpc_policy *scmpc_policy_new(uint32_t default_action)
 {
 	if (!scmpc_action_valid(default_action))
@@ -77,6 +123,8 @@ SCMPC_API void scmpc_policy_free(scmpc_policy *p)
 		free(p->rules[i].origin);
 	}
 	free(p->rules);
+	free(p->listener_path);
+	free(p->listener_meta);
 	free(p);
 }
 
@@ -149,8 +197,8 @@ static bool lsc_unconditional(const struct rule *r)
 
 /* LIBSECCOMP merge: rules with the default action are refused (libseccomp
  * answers EACCES); where a number has an unconditional rule, the first one
- * (lowest index; the list is sorted by number, then index) is all that is
- * left of its rules. */
+ * (the list is sorted by number, then add order) is all that is left of its
+ * rules. */
 static void merge_first_unconditional(const scmpc_policy *p, struct arch_view *v)
 {
 	size_t out = 0;
@@ -162,8 +210,8 @@ static void merge_first_unconditional(const scmpc_policy *p, struct arch_view *v
 		struct resolved kept;
 		bool have = false;
 		while (j < v->nrs && v->rs[j].nr == nr) {
+			const struct rule *r = view_rule(p, v, j);
 			struct resolved cur = v->rs[j++];
-			const struct rule *r = &p->rules[cur.rule];
 			if (r->action == p->def_action)
 				continue;
 			if (!have && lsc_unconditional(r)) {
@@ -212,6 +260,62 @@ SCMPC_API int scmpc_policy_set_unknown_action(scmpc_policy *p, uint32_t act,
 	p->unknown_thr = thr;
 	p->unknown_set = true;
 	return 0;
+}
+
+SCMPC_API int scmpc_policy_set_listener(scmpc_policy *p, const char *path, const char *metadata,
+					scmpc_diag *d)
+{
+	if (!p)
+		return diag_err(d, -EINVAL, NULL, "no policy");
+	if (metadata && !path)
+		return diag_err(d, -EINVAL, NULL, "listener metadata needs a listener path");
+	if (path && path[0] != '/')
+		return diag_err(d, -EINVAL, NULL, "the listener path \"%s\" is not absolute", path);
+	char *np = path ? strdup(path) : NULL, *nm = metadata ? strdup(metadata) : NULL;
+	if ((path && !np) || (metadata && !nm)) {
+		free(np);
+		free(nm);
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	}
+	free(p->listener_path);
+	free(p->listener_meta);
+	p->listener_path = np;
+	p->listener_meta = nm;
+	return 0;
+}
+
+SCMPC_API bool scmpc_policy_listener(const scmpc_policy *p, const char **path,
+				     const char **metadata)
+{
+	if (path)
+		*path = p ? p->listener_path : NULL;
+	if (metadata)
+		*metadata = p ? p->listener_meta : NULL;
+	return p && p->listener_path;
+}
+
+SCMPC_API int scmpc_policy_set_limit(scmpc_policy *p, enum scmpc_arch a, uint32_t max, uint32_t act,
+				     unsigned flags, scmpc_diag *d)
+{
+	int r = check_action(d, act, "limit action");
+	if (r)
+		return r;
+	if (!arch_info(a))
+		return diag_err(d, -EINVAL, NULL, "unsupported architecture %d", (int)a);
+	if (flags & ~SCMPC_LIMIT_ZERO)
+		return diag_err(d, -EINVAL, NULL, "unknown limit flags 0x%x", flags);
+	p->limits[a] = (struct limit){ max != UINT32_MAX, max, act, flags };
+	return 0;
+}
+
+const struct limit *call_limit(const scmpc_policy *p, uint32_t audit, uint32_t nr)
+{
+	enum scmpc_arch a = arch_of_call(audit, 0);
+	if (a == SCMPC_ARCH_X86_64 && (nr & X32_SYSCALL_BIT))
+		a = SCMPC_ARCH_X32;
+	if (a == SCMPC_ARCH_NONE || !p->limits[a].set || !policy_has_arch(p, a))
+		return NULL;
+	return &p->limits[a];
 }
 
 SCMPC_API int scmpc_policy_add_rule(scmpc_policy *p, const struct scmpc_rule *in, scmpc_diag *d)
@@ -265,6 +369,18 @@ SCMPC_API int scmpc_policy_add_rule(scmpc_policy *p, const struct scmpc_rule *in
 	}
 	if (r.nconds)
 		memcpy(dst->conds, r.conds, r.nconds * sizeof(*dst->conds));
+	/* MASKED_EQ compares arg & mask with datum & mask, as libseccomp
+	 * does: bits of the datum outside the mask could never match. */
+	for (size_t i = 0; i < r.nconds; i++) {
+		struct scmpc_cond *c = &dst->conds[i];
+		if (c->op != SCMPC_OP_MASKED_EQ || !(c->value2 & ~c->value))
+			continue;
+		diag_warn(d, "%s%scondition %zu: datum 0x%llx has bits outside the mask 0x%llx; "
+			  "compared as 0x%llx", where ? where : "", where ? ": " : "", i,
+			  (unsigned long long)c->value2, (unsigned long long)c->value,
+			  (unsigned long long)(c->value2 & c->value));
+		c->value2 &= c->value;
+	}
 	return (int)p->nrules++;
 }
 
@@ -280,7 +396,190 @@ static int cmp_resolved(const void *a, const void *b)
 	const struct resolved *x = a, *y = b;
 	if (x->nr != y->nr)
 		return x->nr < y->nr ? -1 : 1;
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
 	return (x->rule > y->rule) - (x->rule < y->rule);
+}
+
+/* A rule of the view's own, conditions copied from SRC (the first N of
+ * them, or none), standing for policy rule SOURCE.  Returns its index in
+ * the view's rule space, or -ENOMEM. */
+static int64_t own_rule(struct arch_view *v, const struct rule *src, uint32_t source,
+			size_t extra_conds)
+{
+	if (!array_reserve(&v->own, &v->ownc, v->nown, sizeof(*v->own), 8))
+		return -ENOMEM;
+	struct rule *r = &v->own[v->nown];
+	*r = *src;
+	r->name = NULL;
+	r->origin = src->origin;	/* borrowed: the policy outlives the view */
+	r->source = source;
+	r->nconds = 0;
+	r->conds = calloc(src->nconds + extra_conds + 1, sizeof(*r->conds));
+	if (!r->conds)
+		return -ENOMEM;
+	return (int64_t)(v->base + v->nown++);
+}
+
+static bool add_entry(struct arch_view *v, size_t *cap, uint32_t nr, uint32_t rule, uint32_t order)
+{
+	if (!array_reserve(&v->rs, cap, v->nrs, sizeof(*v->rs), 64))
+		return false;
+	v->rs[v->nrs++] = (struct resolved){ nr, rule, order };
+	return true;
+}
+
+/* libseccomp builds 32-bit ABIs' rules from the low word of each constant:
+ * the high word is dropped, and a masked compare whose mask has no low
+ * bits tests nothing and goes.  (The restrictive merge folds such a
+ * condition instead: no 32-bit value can meet a constant above 2^32.) */
+static bool truncated_rule(const struct rule *r)
+{
+	for (size_t k = 0; k < r->nconds; k++)
+		if ((r->conds[k].value >> 32) || (r->conds[k].value2 >> 32))
+			return true;
+	return false;
+}
+
+static int64_t truncate_rule(struct arch_view *v, const struct rule *src, uint32_t source)
+{
+	int64_t idx = own_rule(v, src, source, 0);
+	if (idx < 0)
+		return idx;
+	struct rule *r = &v->own[idx - (int64_t)v->base];
+	for (size_t k = 0; k < src->nconds; k++) {
+		struct scmpc_cond c = src->conds[k];
+		c.value &= UINT32_MAX;
+		c.value2 &= UINT32_MAX;
+		if (c.op == SCMPC_OP_MASKED_EQ && !c.value)
+			continue;
+		r->conds[r->nconds++] = c;
+	}
+	return idx;
+}
+
+/* The test of the multiplexer's first argument that reaches sub-call CALL.
+ * libseccomp (LIBSECCOMP merge) compares the whole argument with CALL; the
+ * kernel looks at an int, and ipc(2) at its low 16 bits only (the high ones
+ * carry a version), so the restrictive merge tests what the kernel reads. */
+static struct scmpc_cond mux_cond(const scmpc_policy *p, enum arch_mux m, uint32_t call)
+{
+	if (p->merge == SCMPC_MERGE_LIBSECCOMP)
+		return (struct scmpc_cond){ .arg = 0, .op = SCMPC_OP_EQ, .value = call };
+	if (m == MUX_IPC)
+		return (struct scmpc_cond){ .arg = 0, .op = SCMPC_OP_MASKED_EQ, .value = 0xffff,
+					    .value2 = call, .flags = SCMPC_COND_32BIT };
+	return (struct scmpc_cond){ .arg = 0, .op = SCMPC_OP_EQ, .value = call,
+				    .flags = SCMPC_COND_32BIT };
+}
+
+static const char *mux_name(enum arch_mux m)
+{
+	return m == MUX_IPC ? "ipc" : "socketcall";
+}
+
+/* The call a rule names on V: its name, or the name of its number. */
+static const char *rule_call(const struct arch_view *v, const struct rule *r)
+{
+	return r->name ? r->name : arch_syscall_name(v->info, r->nr);
+}
+
+/*
+ * Socket and SysV IPC calls also reach the kernel through socketcall(2) and
+ * ipc(2) on the ABIs that have them (i386, s390, ppc, mips o32, ...), with
+ * the call's number as the first argument and its arguments behind a
+ * pointer the filter cannot read.  A rule on the call must hold there too,
+ * or socketcall(SYS_SOCKET, ...) slips past a deny on socket.
+ *  - LIBSECCOMP merge, as libseccomp adds it: a copy of each rule on the
+ *    multiplexer, its argument-0 conditions replaced by the call test, the
+ *    others kept as they are.
+ *  - RESTRICTIVE: an unconditional rule is copied with the call test; for a
+ *    call with conditional rules, which cannot be enforced through the
+ *    pointer, the multiplexed call gets the most restrictive action the
+ *    direct call can get for some argument, and a warning says so.
+ */
+static int add_multiplexed(const scmpc_policy *p, struct arch_view *v, size_t *cap,
+			   const uint32_t *rules, size_t n, scmpc_diag *d)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct rule *r = &p->rules[rules[i]];
+		enum arch_mux m;
+		uint32_t call, mux;
+		const char *name = rule_call(v, r);
+		if (arch_subcall(name, &m, &call) < 0 || arch_multiplexer(v->info, m, &mux) < 0)
+			continue;
+		struct scmpc_cond test = mux_cond(p, m, call);
+		if (p->merge == SCMPC_MERGE_LIBSECCOMP) {
+			int64_t idx = own_rule(v, r, rules[i], 1);
+			if (idx < 0)
+				return -ENOMEM;
+			struct rule *o = &v->own[idx - (int64_t)v->base];
+			o->conds[o->nconds++] = test;
+			for (size_t k = 0; k < r->nconds; k++)
+				if (r->conds[k].arg != 0)
+					o->conds[o->nconds++] = r->conds[k];
+			if (!add_entry(v, cap, mux, (uint32_t)idx, rules[i]))
+				return -ENOMEM;
+			continue;
+		}
+		/* RESTRICTIVE: the rules of this name, once, at its first. */
+		bool first = true, conditional = false, unconditional = false;
+		uint32_t worst = 0;
+		const struct rule *cond_rule = NULL;
+		for (size_t j = 0; j < n; j++) {
+			const struct rule *o = &p->rules[rules[j]];
+			if (strcmp(rule_call(v, o), name))
+				continue;
+			if (j < i) {
+				first = false;
+				break;
+			}
+			if (o->nconds) {
+				conditional = true;
+				if (!cond_rule)
+					cond_rule = o;
+			} else {
+				unconditional = true;
+			}
+			if (j == i || scmpc_action_cmp(o->action, worst) < 0)
+				worst = o->action;
+		}
+		if (!first)
+			continue;
+		if (!conditional) {
+			for (size_t j = i; j < n; j++) {
+				const struct rule *o = &p->rules[rules[j]];
+				if (strcmp(rule_call(v, o), name))
+					continue;
+				int64_t idx = own_rule(v, o, rules[j], 1);
+				if (idx < 0)
+					return -ENOMEM;
+				struct rule *c = &v->own[idx - (int64_t)v->base];
+				c->conds[c->nconds++] = test;
+				if (!add_entry(v, cap, mux, (uint32_t)idx, rules[j]))
+					return -ENOMEM;
+			}
+			continue;
+		}
+		if (!unconditional && scmpc_action_cmp(p->def_action, worst) < 0)
+			worst = p->def_action;
+		int64_t idx = own_rule(v, r, rules[i], 1);
+		if (idx < 0)
+			return -ENOMEM;
+		struct rule *c = &v->own[idx - (int64_t)v->base];
+		c->action = worst;
+		c->conds[c->nconds++] = test;
+		if (!add_entry(v, cap, mux, (uint32_t)idx, rules[i]))
+			return -ENOMEM;
+		char act[32];
+		scmpc_action_str(worst, act, sizeof(act));
+		diag_warn_once(d, "%s%s%s's argument conditions cannot be checked through %s(2) on %s "
+			       "(its arguments are behind a pointer): %s(%u, ...) gets %s, the most "
+			       "restrictive action %s can get", cond_rule->origin ? cond_rule->origin : "",
+			       cond_rule->origin ? ": " : "", name, mux_name(m), v->info->name,
+			       mux_name(m), call, act, name);
+	}
+	return 0;
 }
 
 int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a, scmpc_diag *d)
@@ -288,17 +587,25 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 	memset(v, 0, sizeof(*v));
 	v->arch = a;
 	v->info = arch_info(a);
+	v->base = p->nrules;
 	if (!v->info)
 		return diag_err(d, -EINVAL, NULL, "unsupported architecture %d", (int)a);
-	v->rs = malloc((p->nrules ? p->nrules : 1) * sizeof(*v->rs));
-	if (!v->rs)
+	size_t cap = 0, nmux = 0;
+	uint32_t *mux = malloc((p->nrules ? p->nrules : 1) * sizeof(*mux));
+	if (!mux)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	uint32_t maxnr = v->info->nr_base;
+	bool lsc32 = p->merge == SCMPC_MERGE_LIBSECCOMP && v->info->compat32;
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct rule *r = &p->rules[i];
-		uint32_t nr;
+		uint32_t nr, rule = (uint32_t)i;
+		enum arch_mux m;
+		uint32_t call;
 		if (r->arch != SCMPC_ARCH_NONE && r->arch != a)
 			continue;
+		const char *name = r->name ? r->name : arch_syscall_name(v->info, r->nr);
+		if (name && arch_subcall(name, &m, &call) == 0)
+			mux[nmux++] = (uint32_t)i;
 		if (r->name) {
 			int64_t n = arch_resolve(v->info, r->name);
 			if (n < 0)
@@ -307,11 +614,36 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 		} else {
 			nr = r->nr;
 		}
-		v->rs[v->nrs++] = (struct resolved){ nr, (uint32_t)i };
+		if (lsc32 && truncated_rule(r)) {
+			int64_t idx = truncate_rule(v, r, (uint32_t)i);
+			if (idx < 0)
+				goto oom;
+			rule = (uint32_t)idx;
+		}
+		if (!add_entry(v, &cap, nr, rule, (uint32_t)i))
+			goto oom;
 		if (nr > maxnr && !arch_is_private(v->info, nr) && nr != 0xffffffffU)
 			maxnr = nr;
 	}
-	qsort(v->rs, v->nrs, sizeof(*v->rs), cmp_resolved);
+	if (nmux) {
+		/* Multiplexed copies are made from the truncated rules where
+		 * libseccomp truncates: swap them in, as in the main loop. */
+		int rc = add_multiplexed(p, v, &cap, mux, nmux, d);
+		if (rc < 0)
+			goto oom;
+		if (lsc32)
+			for (size_t k = 0; k < v->nown; k++) {
+				struct rule *o = &v->own[k];
+				for (size_t c = 0; c < o->nconds; c++) {
+					o->conds[c].value &= UINT32_MAX;
+					o->conds[c].value2 &= UINT32_MAX;
+				}
+			}
+	}
+	free(mux);
+	mux = NULL;
+	if (v->nrs)
+		qsort(v->rs, v->nrs, sizeof(*v->rs), cmp_resolved);
 	if (p->merge == SCMPC_MERGE_LIBSECCOMP)
 		merge_first_unconditional(p, v);
 	v->unknown_set = p->unknown_set;
@@ -320,13 +652,21 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 	else
 		v->threshold = 0xffffffffU;
 	return 0;
+oom:
+	free(mux);
+	arch_view_fini(v);
+	return diag_err(d, -ENOMEM, NULL, "out of memory");
 }
 
 void arch_view_fini(struct arch_view *v)
 {
+	for (size_t i = 0; i < v->nown; i++)
+		free(v->own[i].conds);
+	free(v->own);
 	free(v->rs);
 	v->rs = NULL;
-	v->nrs = 0;
+	v->own = NULL;
+	v->nrs = v->nown = v->ownc = 0;
 }
 
 void arch_view_find(const struct arch_view *v, uint32_t nr, size_t *lo, size_t *hi)

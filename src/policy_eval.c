@@ -48,8 +48,7 @@ static void consider(const scmpc_policy *p, const struct arch_view *v, size_t i,
 		*best = i;
 		return;
 	}
-	int c = scmpc_action_cmp(p->rules[v->rs[i].rule].action,
-				 p->rules[v->rs[*best].rule].action);
+	int c = scmpc_action_cmp(view_rule(p, v, i)->action, view_rule(p, v, *best)->action);
 	if (c < 0 || (c == 0 && i < *best))
 		*best = i;
 }
@@ -62,17 +61,20 @@ uint32_t eval_on_view(const scmpc_policy *p, const struct arch_view *v,
 
 	if (rule)
 		*rule = -1;
+	const struct limit *l = call_limit(p, v->info->audit, nr);
+	if (limit_hits(l, nr))
+		return l->action;
 	if (nr == 0xffffffffU)
 		return p->def_action;
 	arch_view_find(v, nr, &lo, &hi);
 	for (size_t i = lo; i < hi; i++)
-		if (rule_holds(&p->rules[v->rs[i].rule], v->info->compat32, sd))
+		if (rule_holds(view_rule(p, v, i), v->info->compat32, sd))
 			consider(p, v, i, &best);
 	if (best == SIZE_MAX)
 		return no_match(p, v, nr, lo, hi);
 	if (rule)
-		*rule = (int)v->rs[best].rule;
-	return p->rules[v->rs[best].rule].action;
+		*rule = (int)view_source(v, best);
+	return view_rule(p, v, best)->action;
 }
 
 void rule_witness(const struct rule *r, uint64_t args[6])
@@ -149,7 +151,7 @@ static size_t better(const scmpc_policy *p, const struct arch_view *v, size_t a,
 
 static uint64_t ne_const(const scmpc_policy *p, const struct arch_view *v, size_t pos)
 {
-	return p->rules[v->rs[pos].rule].conds[0].value;
+	return view_rule(p, v, pos)->conds[0].value;
 }
 
 /* Rules whose one condition is x != c: all but those with c == x hold, so
@@ -191,7 +193,7 @@ int call_index_init(struct call_index *ix, const scmpc_policy *p, const struct a
 	for (size_t s = 0; s < 12; s++)
 		ix->ne[s][0] = ix->ne[s][1] = SIZE_MAX;
 	for (size_t i = ix->lo; i < ix->hi; i++) {
-		const struct rule *r = &p->rules[v->rs[i].rule];
+		const struct rule *r = view_rule(p, v, i);
 		const struct scmpc_cond *eq = NULL;
 		for (size_t c = 0; c < r->nconds && !eq; c++)
 			if (r->conds[c].op == SCMPC_OP_EQ)
@@ -280,16 +282,19 @@ uint32_t eval_indexed(const scmpc_policy *p, const struct arch_view *v,
 		*rule = -1;
 	if ((uint32_t)sd->nr != ix->nr || !ix->filed)
 		return eval_on_view(p, v, sd, rule);
+	const struct limit *l = call_limit(p, v->info->audit, ix->nr);
+	if (limit_hits(l, ix->nr))
+		return l->action;
 	if (ix->nr == 0xffffffffU)
 		return p->def_action;
 	for (size_t i = 0; i < ix->nscan; i++)
-		if (rule_holds(&p->rules[v->rs[ix->scan[i]].rule], compat32, sd))
+		if (rule_holds(view_rule(p, v, ix->scan[i]), compat32, sd))
 			consider(p, v, ix->scan[i], &best);
 	for (uint8_t s = 0; s < 12; s++) {
 		uint64_t x = s < 6 ? sd->args[s] : sd->args[s - 6] & 0xffffffffULL;
 		for (size_t k = key_bound(ix->keys, ix->nkeys, s, false, x, false);
 		     k < ix->nkeys && ix->keys[k].slot == s && ix->keys[k].value == x; k++)
-			if (rule_holds(&p->rules[v->rs[ix->keys[k].pos].rule], compat32, sd))
+			if (rule_holds(view_rule(p, v, ix->keys[k].pos), compat32, sd))
 				consider(p, v, ix->keys[k].pos, &best);
 		const size_t *ne = ix->ne[s];
 		size_t ne_hit = ne[0] != SIZE_MAX && ne_const(p, v, ne[0]) == x ? ne[1] : ne[0];
@@ -307,8 +312,8 @@ uint32_t eval_indexed(const scmpc_policy *p, const struct arch_view *v,
 	if (best == SIZE_MAX)
 		return no_match(p, v, ix->nr, ix->lo, ix->hi);
 	if (rule)
-		*rule = (int)v->rs[best].rule;
-	return p->rules[v->rs[best].rule].action;
+		*rule = (int)view_source(v, best);
+	return view_rule(p, v, best)->action;
 }
 
 uint32_t policy_decide(const scmpc_policy *p, const struct arch_view *views,
@@ -323,6 +328,10 @@ uint32_t policy_decide(const scmpc_policy *p, const struct arch_view *views,
 	for (size_t i = 0; i < p->narches; i++)
 		if (arch_info(p->arches[i])->audit == sd->arch)
 			audit_known = true;
+	/* runc's stub runs before anything else for the ABIs it covers. */
+	const struct limit *l = audit_known ? call_limit(p, sd->arch, nr) : NULL;
+	if (limit_hits(l, nr))
+		return l->action;
 	if (audit_known && nr == 0xffffffffU)
 		return p->def_action;
 	for (size_t i = 0; i < p->narches; i++)

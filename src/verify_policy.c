@@ -78,7 +78,7 @@ long probe_args(const scmpc_policy *p, const struct arch_view *v, uint32_t nr,
 	arch_view_find(v, nr, &lo, &hi);
 	bool any_cond = false;
 	for (size_t i = lo; i < hi; i++)
-		any_cond |= p->rules[v->rs[i].rule].nconds > 0;
+		any_cond |= view_rule(p, v, i)->nconds > 0;
 	if (!any_cond) {
 		/* Nothing to combine: the three vectors that show no argument is read. */
 		vec = calloc(3, sizeof(*vec));
@@ -92,7 +92,7 @@ long probe_args(const scmpc_policy *p, const struct arch_view *v, uint32_t nr,
 		return 3;
 	}
 	for (size_t i = lo; i < hi; i++) {
-		const struct rule *r = &p->rules[v->rs[i].rule];
+		const struct rule *r = view_rule(p, v, i);
 		for (size_t k = 0; k < r->nconds; k++) {
 			const struct scmpc_cond *c = &r->conds[k];
 			struct u64set *s = &sets[c->arg];
@@ -230,6 +230,19 @@ long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **
 	if (v->threshold != UINT32_MAX && ok)
 		ok = add32(&nums, &n, &cap, v->threshold) &&
 		     add32(&nums, &n, &cap, (uint64_t)v->threshold + 1);
+	/* runc's stub: its bound, and the numbers of a shared AUDIT_ARCH it
+	 * covers (x32's under x86_64's). */
+	for (int k = 0; k < 2 && ok; k++) {
+		const struct limit *l = call_limit(p, v->info->audit, k ? X32_SYSCALL_BIT : 0);
+		if (l)
+			ok = add32(&nums, &n, &cap, l->max) &&
+			     add32(&nums, &n, &cap, (uint64_t)l->max + 1) &&
+			     add32(&nums, &n, &cap, 0) && add32(&nums, &n, &cap, 1);
+	}
+	/* bit 30 against range: where runc's stub and libseccomp part */
+	static const uint32_t x86_edges[] = { 0x7fffffff, 0x80000000, 0xbfffffff, 0xc0000000 };
+	for (size_t k = 0; k < ARRAY_SIZE(x86_edges) && ok && v->info->audit == arch_info(SCMPC_ARCH_X86_64)->audit; k++)
+		ok = add32(&nums, &n, &cap, x86_edges[k]);
 	if (!ok) {
 		free(nums);
 		return -ENOMEM;

@@ -43,13 +43,13 @@ static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 	return rc;
 }
 
-/* libseccomp numbers i386's socket calls from -101 and its IPC calls from
- * -201 (calls an ABI lacks are -10000 and below). */
-static bool multiplexed_on_i386(enum scmpc_arch a, const char *name)
+/* On the ABIs with socketcall(2) and ipc(2) (i386, s390, ppc, mips o32,
+ * ...) libseccomp numbers the socket calls from -101 and the IPC calls from
+ * -201, whether or not the ABI also has direct numbers for them (calls an
+ * ABI lacks are -10000 and below). */
+static bool multiplexed_on(enum scmpc_arch a, const char *name)
 {
-	if (a != SCMPC_ARCH_I386)
-		return false;
-	int n = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86, name);
+	int n = seccomp_syscall_resolve_name_arch(arch_info(a)->scmp_token, name);
 	return n <= -100 && n >= -224;
 }
 
@@ -73,10 +73,10 @@ static bool native_number_for(enum scmpc_arch a, uint32_t nr, int *out)
 	int n = seccomp_syscall_resolve_name(name);
 	if (n == __NR_SCMP_ERROR)
 		return false;
-	/* i386's socket and IPC calls: libseccomp adds the rule to the direct
+	/* Socket and IPC calls there: libseccomp adds the rule to the direct
 	 * number and, multiplexed, to socketcall/ipc whatever it is given;
 	 * the name's native number is as good as any. */
-	if (multiplexed_on_i386(a, name)) {
+	if (multiplexed_on(a, name)) {
 		*out = n;
 		return true;
 	}
@@ -577,19 +577,19 @@ int lsc_compile(const scmpc_policy *p, int optimize_level, struct sock_filter **
 	return 0;
 }
 
-bool lsc_policy_multiplexes(const scmpc_policy *p)
+bool lsc_policy_multiplexes(const scmpc_policy *p, enum scmpc_arch a)
 {
-	if (!policy_has_arch(p, SCMPC_ARCH_I386))
+	const struct arch_info *ai = arch_info(a);
+	if (!policy_has_arch(p, a))
 		return false;
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct rule *r = &p->rules[i];
-		char name[64];
-		if (r->arch != SCMPC_ARCH_NONE && r->arch != SCMPC_ARCH_I386)
+		enum arch_mux m;
+		uint32_t call, mux;
+		if (r->arch != SCMPC_ARCH_NONE && r->arch != a)
 			continue;
-		if (r->name ? multiplexed_on_i386(SCMPC_ARCH_I386, r->name)
-			    : (r->arch == SCMPC_ARCH_I386 &&
-			       scmpc_syscall_name(SCMPC_ARCH_I386, r->nr, name, sizeof(name)) &&
-			       multiplexed_on_i386(SCMPC_ARCH_I386, name)))
+		const char *name = r->name ? r->name : arch_syscall_name(ai, r->nr);
+		if (name && arch_subcall(name, &m, &call) == 0 && arch_multiplexer(ai, m, &mux) == 0)
 			return true;
 	}
 	return false;
@@ -759,13 +759,14 @@ static unsigned group_bits(const scmpc_policy *p, const struct arch_view *v,
 	unsigned bits = 0;
 	int num;
 
-	if (n && p->rules[rs[0].rule].name && !native_number_for(v->arch, rs[0].nr, &num)) {
-		why(whybuf, whylen, &p->rules[rs[0].rule], "%s: a call libseccomp 2.5.4 cannot name%s",
+	size_t at = (size_t)(rs - v->rs);	/* the rules' view positions */
+	if (n && view_rule(p, v, at)->name && !native_number_for(v->arch, rs[0].nr, &num)) {
+		why(whybuf, whylen, view_rule(p, v, at), "%s: a call libseccomp 2.5.4 cannot name%s",
 		    "");
 		return LSC_DIFF_UNNAMED;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct rule *x = &p->rules[rs[i].rule];
+		const struct rule *x = view_rule(p, v, at + i);
 		for (size_t c = 0; c < x->nconds; c++) {
 			const struct scmpc_cond *k = &x->conds[c];
 			if (lsc_narrow_abi(v->arch) && wide_constant(k)) {
@@ -779,7 +780,7 @@ static unsigned group_bits(const scmpc_policy *p, const struct arch_view *v,
 			}
 		}
 		for (size_t j = i + 1; j < n; j++) {
-			const struct rule *y = &p->rules[rs[j].rule];
+			const struct rule *y = view_rule(p, v, at + j);
 			if (tree_merge_unsafe(x, y)) {
 				bits |= LSC_DIFF_TREE;
 				why(whybuf, whylen, y,
@@ -821,8 +822,9 @@ static unsigned merge_model_bits(const scmpc_policy *p, const struct arch_view *
 	if (p->merge != SCMPC_MERGE_LIBSECCOMP || n < 2)
 		return 0;
 	uint64_t width = lsc_narrow_abi(v->arch) ? 0xffffffffULL : UINT64_MAX;
+	size_t at = (size_t)(rs - v->rs);
 	for (size_t i = 0; i < n; i++) {
-		const struct rule *r = &p->rules[rs[i].rule];
+		const struct rule *r = view_rule(p, v, at + i);
 		if (r->action == p->def_action)
 			return LSC_DIFF_MERGE;
 		bool taut = r->nconds > 0;

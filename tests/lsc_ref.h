@@ -97,10 +97,10 @@ long lsc_call_diffs(const scmpc_policy *p, struct lsc_call_diff **out);
 unsigned lsc_call_diff_find(const struct lsc_call_diff *d, size_t n, enum scmpc_arch a,
 			    uint32_t nr);
 
-/* True when P has i386 rules for socket or SysV IPC calls: libseccomp then
- * adds them, multiplexed, to socketcall(102) / ipc(117) with an arg0 test as
- * well as to their direct numbers, while for scmpc socketcall and ipc are
- * ordinary calls.  Their decisions may differ. */
-bool lsc_policy_multiplexes(const scmpc_policy *p);
+/* True when P has rules for socket or SysV IPC calls on ABI A and A has the
+ * socketcall(2)/ipc(2) multiplexers: both compilers add multiplexed copies
+ * of those rules, scmpc's restrictive merge differently from libseccomp
+ * (see include/scmpc.h), its LIBSECCOMP merge as libseccomp does. */
+bool lsc_policy_multiplexes(const scmpc_policy *p, enum scmpc_arch a);
 
 #endif

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <setjmp.h>
@@ -613,9 +615,9 @@ static void test_explain_docker(void **state)
 	result_free(&r);
 
 	/* a profile without "architectures" covers the target ABI only, and
-	 * the API's bad-arch default is KILL_PROCESS */
+	 * runc keeps libseccomp's bad-arch action, KILL_THREAD */
 	r = RUN("explain", policy("docker-example.json"), "close", "--arch", "i386", "-q");
-	expect(&r, 0, "action: KILL_PROCESS\n", NULL);
+	expect(&r, 0, "action: KILL_THREAD\n", NULL);
 	assert_non_null(strstr(r.out, "decided by: the bad-arch action"));
 	result_free(&r);
 
@@ -938,6 +940,105 @@ static void test_exec_runc_programs(void **state)
 	result_free(&r);
 }
 
+/* A profile with SCMP_ACT_NOTIFY and a listenerPath: exec hands the
+ * listener to the agent as runc does (one message on an AF_UNIX stream
+ * socket, the state as JSON, the fd in SCM_RIGHTS), and the agent's answer
+ * is what the command's uname(2) gets. */
+static void test_exec_listener(void **state)
+{
+	(void)state;
+	char sock_path[256], json[1024];
+	snprintf(sock_path, sizeof(sock_path), "%s", tmp("agent.sock"));
+	int srv = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	assert_true(srv >= 0 && strlen(sock_path) < sizeof(sa.sun_path));
+	memcpy(sa.sun_path, sock_path, strlen(sock_path));
+	assert_int_equal(bind(srv, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(srv, 1), 0);
+	snprintf(json, sizeof(json),
+		 "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"listenerPath\": \"%s\", "
+		 "\"listenerMetadata\": \"meta-1\", \"syscalls\": [{\"names\": [\"uname\"], "
+		 "\"action\": \"SCMP_ACT_NOTIFY\"}]}",
+		 sock_path);
+	write_text(tmp("notify.json"), json);
+
+	int perr[2];
+	assert_int_equal(pipe2(perr, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *argv[] = { (char *)cli_path(), "exec", tmp("notify.json"), "--", "/bin/uname",
+				 NULL };
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(perr[1], 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(perr[1]);
+	struct pollfd pf = { .fd = srv, .events = POLLIN };
+	if (poll(&pf, 1, 20000) != 1) {
+		kill(pid, SIGKILL);
+		fail_msg("the agent got no connection");
+	}
+	int conn = accept4(srv, NULL, NULL, SOCK_CLOEXEC);
+	assert_true(conn >= 0);
+	char text[4096];
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct iovec iov = { .iov_base = text, .iov_len = sizeof(text) - 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+			      .msg_controllen = sizeof(ctl.buf) };
+	ssize_t n = recvmsg(conn, &msg, MSG_CMSG_CLOEXEC);
+	assert_true(n > 0);
+	text[n] = '\0';
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	assert_non_null(cm);
+	assert_int_equal(cm->cmsg_type, SCM_RIGHTS);
+	int listener;
+	memcpy(&listener, CMSG_DATA(cm), sizeof(int));
+	close(conn);
+	close(srv);
+
+	/* runc's message, field for field (specs.ContainerProcessState) */
+	char want[4700], cwd[4096];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(want, sizeof(want),
+		 "{\"ociVersion\":\"1.0.2\",\"fds\":[\"seccompFd\"],\"pid\":%d,\"metadata\":"
+		 "\"meta-1\",\"state\":{\"ociVersion\":\"1.0.2\",\"id\":\"scmp-compile-exec-%d\","
+		 "\"status\":\"creating\",\"pid\":%d,\"bundle\":\"%s\"}}",
+		 (int)pid, (int)pid, (int)pid, cwd);
+	assert_string_equal(text, want);
+
+	/* Answer uname(2) with EXFULL. */
+	scmpc_notify *nt;
+	scmpc_diag *d = scmpc_diag_new();
+	assert_int_equal(scmpc_notify_new(listener, &nt, d), 0);
+	pf = (struct pollfd){ .fd = listener, .events = POLLIN };
+	if (poll(&pf, 1, 20000) != 1) {
+		kill(pid, SIGKILL);
+		fail_msg("no notification came");
+	}
+	const struct seccomp_notif *req;
+	assert_int_equal(scmpc_notify_receive(nt, &req, d), 0);
+	assert_int_equal(req->pid, (uint32_t)pid);
+	assert_int_equal(scmpc_notify_respond(nt, req->id, 0, EXFULL, 0, d), 0);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	char err[1024] = "";
+	ssize_t en = read(perr[0], err, sizeof(err) - 1);
+	if (en > 0)
+		err[en] = '\0';
+	close(perr[0]);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) == 0 || !strstr(err, strerror(EXFULL)))
+		fail_msg("uname under the agent: status 0x%x, stderr: %s", st, err);
+	scmpc_notify_free(nt);
+	scmpc_diag_free(d);
+	close(listener);
+}
+
 /* Wait until PID has exec'd COMM with WANT filters; false after 5 s. */
 static bool wait_filtered(pid_t pid, const char *comm, long want)
 {
@@ -1192,6 +1293,7 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_explain_docker),
 		cmocka_unit_test(test_exec_runc_programs),
+		cmocka_unit_test(test_exec_listener),
 		cmocka_unit_test(test_inspect),
 		cmocka_unit_test(test_inspect_broken),
 		cmocka_unit_test(test_diff),

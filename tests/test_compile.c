@@ -101,7 +101,7 @@ static bool expect(enum scmpc_op op, uint64_t x, uint64_t v, uint64_t v2)
 	case SCMPC_OP_LE: return x <= v;
 	case SCMPC_OP_GT: return x > v;
 	case SCMPC_OP_GE: return x >= v;
-	case SCMPC_OP_MASKED_EQ: return (x & v) == v2;
+	case SCMPC_OP_MASKED_EQ: return (x & v) == (v2 & v);	/* libseccomp masks the datum */
 	}
 	return false;
 }
@@ -188,7 +188,8 @@ static void test_masked_eq(void **state)
 		{ 0x8, 0 },				/* one bit clear */
 		{ 0xf0f0, 0x1010 },			/* holes: and + jeq */
 		{ 0xff00000000ULL, 0x1200000000ULL },	/* high word only */
-		{ 0x0f, 0x10 },				/* datum outside mask: never */
+		{ 0x0f, 0x10 },				/* datum outside mask: masked, 0 */
+		{ 0x0f, 0x13 },				/* masked to 3 */
 		{ 0, 0 },				/* always */
 		{ 0x100000001ULL, 0x100000000ULL },
 	};
@@ -498,8 +499,9 @@ static void test_compact_fallback(void **state)
 }
 
 /* Conditions on two arguments with staggered constants make every slice of
- * one argument a different problem for the other: far too big to load, and
- * it must fail with that reason rather than grind. */
+ * one argument a different problem for the other: the tree search gives up
+ * for the chain of rules, which is still far too big to load; it must fail
+ * with that reason rather than grind. */
 static void test_too_complex(void **state)
 {
 	(void)state;
@@ -513,7 +515,34 @@ static void test_too_complex(void **state)
 	scmpc_prog *prog = NULL;
 	assert_int_equal(scmpc_compile(p, NULL, &prog, d), -E2BIG);
 	assert_null(prog);
-	assert_non_null(strstr(scmpc_diag_message(d), "at most 4096 instructions"));
+	assert_non_null(strstr(scmpc_diag_message(d), "accepts at most 4096"));
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
+/* Fuzzer finding F4: masks straddling both words of an argument, 411 of
+ * them on one call of four ABIs.  The tree search for the call outgrows
+ * any program; it must give up for the call's plain chain of rules instead
+ * of calling the policy too big while the naive program fits (3730). */
+static void test_search_gives_up_for_chain(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_ARM);
+	const enum scmpc_arch more[] = { SCMPC_ARCH_X86_64, SCMPC_ARCH_I386, SCMPC_ARCH_X32 };
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(scmpc_policy_add_arch(p, more[i], d), 0);
+	uint64_t mask = 0x10000000;
+	for (int i = 0; i < 411; i++, mask += 0x80000001ULL) {
+		struct scmpc_cond c = { .arg = 2, .op = SCMPC_OP_MASKED_EQ, .value = mask,
+					.value2 = 0x90000000 & mask };
+		rule(p, d, "getpid", SCMPC_ACT_KILL_PROCESS, &c, 1);
+	}
+	scmpc_prog *naive = compile(p, d, SCMPC_COMPILE_NAIVE);
+	scmpc_prog *opt = compile(p, d, 0);
+	assert_true(scmpc_prog_len(opt) <= scmpc_prog_len(naive));
+	scmpc_prog_free(opt);
+	scmpc_prog_free(naive);
 	scmpc_policy_free(p);
 	scmpc_diag_free(d);
 }
@@ -672,6 +701,7 @@ int main(void)
 		cmocka_unit_test(test_jump_overflow),
 		cmocka_unit_test(test_too_big),
 		cmocka_unit_test(test_too_complex),
+		cmocka_unit_test(test_search_gives_up_for_chain),
 		cmocka_unit_test(test_compact_fallback),
 		cmocka_unit_test(test_unconditional_allows_cacheable),
 		cmocka_unit_test(test_naive_agrees),

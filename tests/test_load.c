@@ -27,6 +27,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -1198,6 +1199,58 @@ static void test_compat_int80_high_words(void **state)
 	expect_child_ok(int80_child, NULL);
 }
 
+/* socketcall(2) and ipc(2) from i386 code (int $0x80): a deny on socket or
+ * semop must hold through the multiplexer, or an i386 process walks past
+ * it (include/uapi/linux/net.h SYS_SOCKET 1, SYS_BIND 2;
+ * include/uapi/linux/ipc.h SEMOP 1, SEMGET 2, the version in the high 16
+ * bits of the call). */
+#define I386_SOCKETCALL 102
+#define I386_IPC 117
+#define I386_SOCKET 359
+
+static void multiplexer_child(void *arg)
+{
+	(void)arg;
+	scmpc_policy *p = pol_new(ALLOW);
+	pol_add_arch(p, SCMPC_ARCH_I386);
+	pol_rule(p, "socket", SCMPC_ARCH_NONE, SCMPC_ACT_ERRNO(EACCES), NULL);
+	pol_rule(p, "semop", SCMPC_ARCH_NONE, SCMPC_ACT_ERRNO(ENOTBLK), NULL);
+	scmpc_prog *prog = pol_compile(p);
+	load_ok(prog, 0);
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+
+	long r = int80(I386_SOCKETCALL, 1);
+	CHECK(r == -EACCES, "socketcall(SYS_SOCKET) via int $0x80 gave %ld, expected -EACCES", r);
+	r = int80(I386_SOCKET, AF_UNIX);
+	CHECK(r == -EACCES, "socket(AF_UNIX) via int $0x80 gave %ld, expected -EACCES", r);
+	/* Other sub-calls run: the kernel reads their arguments from the
+	 * pointer in ecx, which is not a valid one here. */
+	r = int80(I386_SOCKETCALL, 2);
+	CHECK(r != -EACCES && r < 0, "socketcall(SYS_BIND) via int $0x80 gave %ld", r);
+	r = int80(I386_IPC, 1);
+	CHECK(r == -ENOTBLK, "ipc(SEMOP) via int $0x80 gave %ld, expected -ENOTBLK", r);
+	r = int80(I386_IPC, 1 | 1UL << 16);
+	CHECK(r == -ENOTBLK, "ipc(SEMOP, version 1) via int $0x80 gave %ld, expected -ENOTBLK", r);
+	r = int80(I386_IPC, 2);
+	CHECK(r != -ENOTBLK, "ipc(SEMGET) via int $0x80 gave %ld", r);
+	/* The native calls are the x86_64 rules'. */
+	EXPECT_ERRNO(syscall(SYS_socket, AF_UNIX, SOCK_STREAM, 0), EACCES);
+}
+
+static void test_compat_multiplexers(void **state)
+{
+	(void)state;
+	require_seccomp();
+	struct child c;
+	run_child(int80_works_child, NULL, &c);
+	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0) {
+		print_message("skipped: int $0x80 does not work here (%s)\n", status_str(c.status));
+		skip();
+	}
+	expect_child_ok(multiplexer_child, NULL);
+}
+
 /* x32 numbers from a 64-bit process: arch X86_64 with bit 30 set
  * (__X32_SYSCALL_BIT, arch/x86/include/uapi/asm/unistd.h). */
 struct x32_case {
@@ -1269,6 +1322,12 @@ static void test_compat_i386_program(void **state)
 }
 
 static void test_compat_int80_high_words(void **state)
+{
+	(void)state;
+	skip_not_x86_64();
+}
+
+static void test_compat_multiplexers(void **state)
 {
 	(void)state;
 	skip_not_x86_64();
@@ -1690,6 +1749,93 @@ static void test_notify_round_trip(void **state)
 	(void)state;
 	require_seccomp();
 	expect_child_ok(notify_child, NULL);
+}
+
+/* SECCOMP_IOCTL_NOTIF_ADDFD: the supervisor puts a pipe's read end into
+ * the caller, once at the lowest free number with the call answered by the
+ * kernel (SCMPC_ADDFD_SEND), once at a chosen number answered by itself;
+ * the caller reads what the supervisor wrote through each. */
+struct addfd_sup {
+	scmpc_notify *n;
+	int pipe_rd;
+	char err[256];
+};
+
+static void *addfd_fn(void *arg)
+{
+	struct addfd_sup *s = arg;
+	scmpc_diag *d = scmpc_diag_new();
+	const struct seccomp_notif *req;
+	for (int round = 0; round < 2; round++) {
+		int r = scmpc_notify_receive(s->n, &req, d);
+		if (r < 0) {
+			snprintf(s->err, sizeof(s->err), "receive: %s", scmpc_diag_message(d));
+			break;
+		}
+		uint64_t id = req->id;
+		if (round == 0) {
+			r = scmpc_notify_addfd(s->n, id, s->pipe_rd, -1,
+					       SCMPC_ADDFD_SEND | SCMPC_ADDFD_CLOEXEC, d);
+		} else {
+			r = scmpc_notify_addfd(s->n, id, s->pipe_rd, 77, 0, d);
+			if (r == 77)
+				r = scmpc_notify_respond(s->n, id, 77, 0, 0, d);
+		}
+		if (r < 0) {
+			snprintf(s->err, sizeof(s->err), "round %d: %d %s", round, r,
+				 scmpc_diag_message(d));
+			break;
+		}
+	}
+	scmpc_diag_free(d);
+	return NULL;
+}
+
+static void addfd_child(void *arg)
+{
+	(void)arg;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = pol_new(ALLOW);
+	struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = 200 };
+	struct scmpc_rule r = { .sz = sizeof(r), .syscall = "getppid", .action = SCMPC_ACT_USER_NOTIF,
+				.conds = &c, .nconds = 1 };
+	CHECK(scmpc_policy_add_rule(p, &r, d) >= 0, "rule: %s", scmpc_diag_message(d));
+	scmpc_prog *prog = pol_compile(p);
+	int pfd[2];
+	CHECK(pipe2(pfd, O_CLOEXEC) == 0, "pipe");
+	CHECK(write(pfd[1], "ab", 2) == 2, "write");
+	int fd = load_ok(prog, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	struct addfd_sup s = { .pipe_rd = pfd[0] };
+	CHECK(scmpc_notify_new(fd, &s.n, d) == 0, "notify: %s", scmpc_diag_message(d));
+	CHECK(scmpc_notify_addfd(s.n, 1, -1, -1, 0, d) == -EBADF, "srcfd -1");
+	CHECK(scmpc_notify_addfd(s.n, 1, 0, -1, 0x80, d) == -EINVAL, "unknown flag");
+	CHECK(scmpc_notify_addfd(s.n, 12345, pfd[0], -1, 0, d) == -ENOENT, "no such request: %s",
+	      scmpc_diag_message(d));
+	pthread_t th;
+	CHECK(pthread_create(&th, NULL, addfd_fn, &s) == 0, "pthread_create");
+
+	long got = syscall(SYS_getppid, 200);
+	CHECK(got > 2 && got != pfd[0] && got != pfd[1], "the injected fd: %ld", got);
+	char ch = 0;
+	CHECK(read((int)got, &ch, 1) == 1 && ch == 'a', "read through the injected fd");
+	CHECK((fcntl((int)got, F_GETFD) & FD_CLOEXEC) != 0, "SCMPC_ADDFD_CLOEXEC");
+	long at = syscall(SYS_getppid, 200);
+	CHECK(at == 77, "fd at the chosen number: %ld", at);
+	CHECK(read(77, &ch, 1) == 1 && ch == 'b', "read through fd 77");
+	pthread_join(th, NULL);
+	CHECK(!s.err[0], "supervisor: %s", s.err);
+	CHECK(syscall(SYS_getppid, 1) == getppid(), "other calls run");
+	scmpc_notify_free(s.n);
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
+static void test_notify_addfd(void **state)
+{
+	(void)state;
+	require_seccomp();
+	expect_child_ok(addfd_child, NULL);
 }
 
 /* ---------------------------------------------------------- introspection */
@@ -2151,7 +2297,7 @@ static void test_without_seccomp_syscall(void **state)
  * call itself returns cannot be told from a filter's, so agreement is on
  * what the caller sees.
  */
-#if defined(HAVE_LSC_REF) && (defined(__x86_64__) || defined(__aarch64__))
+#if defined(HAVE_LSC_REF) && (defined(__x86_64__) || defined(__aarch64__) || defined(__s390x__))
 #define HAVE_DIFFERENTIAL 1
 #define DIFF_NRS 501
 
@@ -2187,6 +2333,35 @@ static long guarded_call(long nr, long self)
 			 : "r"(r12), [getpid] "i"(SYS_getpid), [exit_group] "i"(SYS_exit_group)
 			 : "rcx", "r11", "r13", "memory", "cc");
 	return ret;
+}
+#elif defined(__s390x__)
+/* svc 0 takes the number in r1 and the arguments in r2-r7; the result
+ * comes back in r2 and every other register is preserved. */
+static long guarded_call(long nr, long self)
+{
+	register long r1 __asm__("r1") = nr;
+	register long r2 __asm__("r2") = -1;
+	register long r3 __asm__("r3") = -1;
+	register long r4 __asm__("r4") = -1;
+	register long r5 __asm__("r5") = -1;
+	register long r6 __asm__("r6") = -1;
+	register long r7 __asm__("r7") = -1;
+	register long r8 __asm__("r8") = self;
+	__asm__ volatile("svc 0\n\t"
+			 "lgr %%r9, %%r2\n\t"
+			 "lghi %%r1, %[getpid]\n\t"
+			 "svc 0\n\t"
+			 "cgr %%r2, %%r8\n\t"
+			 "je 1f\n\t"
+			 "lghi %%r1, %[exit_group]\n\t"
+			 "lghi %%r2, 0\n\t"
+			 "svc 0\n\t"
+			 "1:\n\t"
+			 "lgr %%r2, %%r9\n\t"
+			 : "+r"(r1), "+r"(r2), "+r"(r3), "+r"(r4), "+r"(r5), "+r"(r6), "+r"(r7)
+			 : "r"(r8), [getpid] "i"(SYS_getpid), [exit_group] "i"(SYS_exit_group)
+			 : "r9", "memory", "cc");
+	return r2;
 }
 #else
 static long guarded_call(long nr, long self)
@@ -2298,7 +2473,7 @@ static void test_docker_differential(void **state)
 	require_seccomp();
 #ifndef HAVE_DIFFERENTIAL
 	print_message("skipped: needs tests/lsc_ref.h (the libseccomp reference) and an "
-		      "x86_64 or aarch64 build\n");
+		      "x86_64, aarch64 or s390x build\n");
 	skip();
 #else
 	scmpc_policy *p = testutil_policy("docker-default.json", NATIVE);
@@ -2425,11 +2600,13 @@ int main(void)
 		cmocka_unit_test(test_operators),
 		cmocka_unit_test(test_compat_i386_program),
 		cmocka_unit_test(test_compat_int80_high_words),
+		cmocka_unit_test(test_compat_multiplexers),
 		cmocka_unit_test(test_x32_numbers),
 		cmocka_unit_test(test_tsync_threads),
 		cmocka_unit_test(test_tsync_failure),
 		cmocka_unit_test(test_stacked_precedence),
 		cmocka_unit_test(test_notify_round_trip),
+		cmocka_unit_test(test_notify_addfd),
 		cmocka_unit_test(test_introspect),
 		cmocka_unit_test(test_chain_budget),
 		cmocka_unit_test(test_prctl_fallback),

@@ -387,7 +387,7 @@ int testutil_arg_vectors(const scmpc_policy *p, const struct arch_view *v, uint3
 	arch_view_find(v, nr, &lo, &hi);
 	bool conds = false;
 	for (size_t i = lo; i < hi; i++)
-		conds |= p->rules[v->rs[i].rule].nconds > 0;
+		conds |= view_rule(p, v, i)->nconds > 0;
 	if (!conds)
 		return 0;
 
@@ -399,7 +399,7 @@ int testutil_arg_vectors(const scmpc_policy *p, const struct arch_view *v, uint3
 		cand_add(&c[a], 0x100000000ULL);
 	}
 	for (size_t i = lo; i < hi; i++) {
-		const struct rule *r = &p->rules[v->rs[i].rule];
+		const struct rule *r = view_rule(p, v, i);
 		for (size_t j = 0; j < r->nconds; j++)
 			cand_around(&c[r->conds[j].arg], &r->conds[j]);
 	}
@@ -411,13 +411,13 @@ int testutil_arg_vectors(const scmpc_policy *p, const struct arch_view *v, uint3
 	if (!base)
 		return -ENOMEM;
 	for (size_t i = lo; i < hi; i++)
-		satisfy(&p->rules[v->rs[i].rule], c, v->info->compat32, base[nbase++]);
+		satisfy(view_rule(p, v, i), c, v->info->compat32, base[nbase++]);
 	size_t nsat = nbase;
 	for (size_t i = 1; i < nsat; i++)
 		for (size_t j = 1; j < nsat; j++) {
 			if (i == j)
 				continue;
-			const struct rule *rj = &p->rules[v->rs[lo + j - 1].rule];
+			const struct rule *rj = view_rule(p, v, lo + j - 1);
 			memcpy(base[nbase], base[i], sizeof(base[0]));
 			for (size_t k = 0; k < rj->nconds; k++)
 				base[nbase][rj->conds[k].arg] = base[j][rj->conds[k].arg];

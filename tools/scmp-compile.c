@@ -20,6 +20,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -353,6 +355,8 @@ enum {
 	OPT_STRICT,
 	OPT_NO_ENOSYS,
 	OPT_RESTRICTIVE,
+	OPT_RUNTIME,
+	OPT_BAD_ARCH,
 	OPT_NAME,
 	OPT_FLAGS,
 	OPT_KEEP_NNP,
@@ -373,7 +377,10 @@ enum {
 	F_RESTRICTIVE = 1 << 10,
 	F_FLAGS = 1 << 11,
 	F_KEEP_NNP = 1 << 12,
-	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET,
+	F_RUNTIME = 1 << 13,
+	F_BAD_ARCH = 1 << 14,
+	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
+		   F_BAD_ARCH,
 };
 
 static const struct option long_opts[] = {
@@ -387,6 +394,8 @@ static const struct option long_opts[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "no-enosys", no_argument, NULL, OPT_NO_ENOSYS },
 	{ "restrictive", no_argument, NULL, OPT_RESTRICTIVE },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "bad-arch", required_argument, NULL, OPT_BAD_ARCH },
 	{ "stats", no_argument, NULL, 's' },
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -407,6 +416,8 @@ struct cli {
 	char **caps;			/* NULL-terminated; NULL = Docker's default set */
 	unsigned kernel_major, kernel_minor;
 	unsigned json_flags;
+	enum scmpc_runtime runtime;
+	uint32_t bad_arch;
 	bool stats;
 	bool quiet;
 	const char *c_name;
@@ -635,7 +646,7 @@ static void print_help(FILE *f)
 	fputs(
 "Usage: " PROG_NAME " compile POLICY [-o FILE] [-f bpf|c|text] [-a ABI] [--stats]\n"
 "                    [--caps LIST] [--kernel X.Y] [--strict] [--no-enosys] [--restrictive]\n"
-"                    [--name NAME] [-q]\n"
+"                    [--runtime RT] [--bad-arch ACT] [--name NAME] [-q]\n"
 "       " PROG_NAME " explain POLICY SYSCALL [ARG...] [-a ABI] [POLICY OPTIONS]\n"
 "       " PROG_NAME " inspect FILE.bpf [-a ABI] [-f text] [--kernel X.Y]\n"
 "       " PROG_NAME " diff A B [-a ABI] [POLICY OPTIONS]\n"
@@ -645,7 +656,8 @@ static void print_help(FILE *f)
 "       " PROG_NAME " COMMAND --help\n"
 "       " PROG_NAME " --help | --version\n"
 "\n"
-"POLICY OPTIONS are --caps, --kernel, --strict, --no-enosys, --restrictive and -q.\n"
+"POLICY OPTIONS are --caps, --kernel, --strict, --no-enosys, --restrictive,\n"
+"--runtime, --bad-arch and -q.\n"
 "\n"
 "Compile OCI, Docker and Podman seccomp profiles into verified classic BPF.\n"
 "\n"
@@ -680,6 +692,11 @@ static void print_help(FILE *f)
 "      --no-enosys     no runc-style ENOSYS for syscalls newer than the policy\n"
 "      --restrictive   overlapping rules: the most restrictive action wins,\n"
 "                      instead of runc's first unconditional rule\n"
+"      --runtime RT    whose filter to reproduce: runc (default; 1.2 and\n"
+"                      later), runc-1.1 (1.1.5, Debian 12's), crun or\n"
+"                      libseccomp (its rules alone, no ENOSYS stub)\n"
+"      --bad-arch ACT  action for ABIs the filter does not serve (default\n"
+"                      the runtime's: KILL_THREAD)\n"
 "  -s, --stats         print size, path length and cache figures (to stderr,\n"
 "                      or stdout when the filter goes to a file)\n"
 "      --name NAME     array name for --format c (default scmpc_filter)\n"
@@ -721,7 +738,8 @@ static const struct command {
 	{ "compile", cmd_compile, F_OUTPUT | F_FORMAT | F_ARCH | F_POLICY | F_STATS | F_NAME,
 	  "Usage: " PROG_NAME " compile POLICY [-o FILE] [-f bpf|c|text] [-a ABI] [--stats]\n"
 	  "                            [--caps LIST] [--kernel X.Y] [--strict]\n"
-	  "                            [--no-enosys] [--restrictive] [--name NAME] [-q]\n",
+	  "                            [--no-enosys] [--restrictive] [--runtime RT]\n"
+	  "                            [--bad-arch ACT] [--name NAME] [-q]\n",
 	  "Parse POLICY (an OCI, Docker or Podman seccomp profile; '-' for standard\n"
 	  "input), compile it into classic BPF, check the program against the kernel's\n"
 	  "rules and against the policy, and write it.\n",
@@ -729,7 +747,7 @@ static const struct command {
 	{ "explain", cmd_explain, F_ARCH | F_POLICY,
 	  "Usage: " PROG_NAME " explain POLICY SYSCALL [ARG...] [-a ABI] [--caps LIST]\n"
 	  "                            [--kernel X.Y] [--strict] [--no-enosys]\n"
-	  "                            [--restrictive] [-q]\n",
+	  "                            [--restrictive] [--runtime RT] [--bad-arch ACT] [-q]\n",
 	  "Say which rule of POLICY decides one call, the action, the instructions the\n"
 	  "compiled filter executes for it and whether the kernel caches it.  SYSCALL is\n"
 	  "a name or a number; up to six ARGs are integers (decimal, 0x hex, or negative\n"
@@ -744,7 +762,8 @@ static const struct command {
 	  EXIT_HELP },
 	{ "diff", cmd_diff, F_ARCH | F_POLICY,
 	  "Usage: " PROG_NAME " diff A B [-a ABI] [--caps LIST] [--kernel X.Y] [--strict]\n"
-	  "                         [--no-enosys] [--restrictive] [-q]\n",
+	  "                         [--no-enosys] [--restrictive] [--runtime RT]\n"
+	  "                         [--bad-arch ACT] [-q]\n",
 	  "List the syscalls and argument values on which two filters decide\n"
 	  "differently.  A and B are each a policy, compiled first, or a raw .bpf\n"
 	  "filter; one of them may be '-' for standard input.\n",
@@ -752,7 +771,8 @@ static const struct command {
 	{ "exec", cmd_exec, F_ARCH | F_POLICY | F_FLAGS | F_KEEP_NNP,
 	  "Usage: " PROG_NAME " exec [--flags LIST] [--keep-nnp] [-a ABI] [--caps LIST]\n"
 	  "                         [--kernel X.Y] [--strict] [--no-enosys]\n"
-	  "                         [--restrictive] [-q] POLICY|FILE.bpf [--] CMD [ARG...]\n",
+	  "                         [--restrictive] [--runtime RT] [--bad-arch ACT] [-q]\n"
+	  "                         POLICY|FILE.bpf [--] CMD [ARG...]\n",
 	  "Compile POLICY for this machine (or take a raw FILE.bpf), install it in this\n"
 	  "process with seccomp(2), setting no_new_privs first, and execute CMD under\n"
 	  "it.  Options are read up to the first word after POLICY, the command; what\n"
@@ -830,6 +850,13 @@ static const struct {
 	{ F_RESTRICTIVE, NULL,
 	  "      --restrictive   overlapping rules: the most restrictive action wins,\n"
 	  "                      instead of runc's first unconditional rule\n" },
+	{ F_RUNTIME, NULL,
+	  "      --runtime RT    whose filter to reproduce: runc (default; 1.2 and\n"
+	  "                      later), runc-1.1 (1.1.5, Debian 12's), crun or\n"
+	  "                      libseccomp (its rules alone, no ENOSYS stub)\n" },
+	{ F_BAD_ARCH, NULL,
+	  "      --bad-arch ACT  action for ABIs the filter does not serve (default\n"
+	  "                      the runtime's: KILL_THREAD)\n" },
 	{ F_QUIET, NULL,
 	  "  -q, --quiet         do not print warnings\n" },
 };
@@ -877,6 +904,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_KERNEL, F_KERNEL, "--kernel" }, { OPT_STRICT, F_STRICT, "--strict" },
 		{ OPT_NO_ENOSYS, F_NO_ENOSYS, "--no-enosys" }, { 's', F_STATS, "--stats" },
 		{ OPT_RESTRICTIVE, F_RESTRICTIVE, "--restrictive" },
+		{ OPT_RUNTIME, F_RUNTIME, "--runtime" }, { OPT_BAD_ARCH, F_BAD_ARCH, "--bad-arch" },
 		{ OPT_NAME, F_NAME, "--name" }, { 'q', F_QUIET, "--quiet" },
 		{ OPT_FLAGS, F_FLAGS, "--flags" }, { OPT_KEEP_NNP, F_KEEP_NNP, "--keep-nnp" },
 	};
@@ -950,6 +978,20 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case OPT_RESTRICTIVE:
 			c->json_flags |= SCMPC_JSON_RESTRICTIVE;
+			break;
+		case OPT_RUNTIME: {
+			int rt = scmpc_runtime_from_name(optarg);
+			if (rt < 0)
+				return usage_error("unknown runtime '%s' (runc, runc-1.1, crun or "
+						   "libseccomp)", optarg);
+			c->runtime = (enum scmpc_runtime)rt;
+			break;
+		}
+		case OPT_BAD_ARCH:
+			if (scmpc_action_parse(optarg, &c->bad_arch) < 0)
+				return usage_error("unknown action '%s' (KILL_PROCESS, KILL_THREAD, TRAP, "
+						   "ERRNO(N), TRACE(N), LOG or ALLOW)", optarg);
+			c->json_flags |= SCMPC_JSON_BAD_ARCH;
 			break;
 		case 's':
 			c->stats = true;
@@ -1719,6 +1761,8 @@ static int load_policy_text(const struct cli *c, const char *name, const char *t
 	o.sz = sizeof(o);
 	o.flavor = SCMPC_JSON_AUTO;
 	o.flags = c->json_flags;
+	o.runtime = c->runtime;
+	o.bad_arch_action = c->bad_arch;
 	o.arch = target;
 	o.caps = (const char *const *)c->caps;
 	o.kernel_major = c->kernel_major;
@@ -2654,6 +2698,34 @@ static bool verify_against(const struct filter *pol, const struct filter *other)
 	return rc >= 0;
 }
 
+/* The ABIs neither input serves get their bad-arch action from each: a
+ * few numbers of each (0, a common one, x32's first, -1) must agree. */
+static void diff_foreign(const struct filter *fa, const struct filter *fb,
+			 const struct abi_list *served, bool *differ)
+{
+	static const uint32_t nrs[] = { 0, 59, 0x40000000, 0xffffffff };
+	for (int a = 1; a <= SCMPC_ARCH_COUNT; a++) {
+		bool in = false;
+		for (size_t i = 0; i < served->n; i++)
+			in |= served->a[i] == (enum scmpc_arch)a ||
+			      scmpc_arch_audit(served->a[i]) == scmpc_arch_audit((enum scmpc_arch)a);
+		if (in)
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(nrs); k++) {
+			uint64_t args[6] = { 0 };
+			uint32_t ra = run(fa->insns, fa->len, (enum scmpc_arch)a, nrs[k], args, NULL);
+			uint32_t rb = run(fb->insns, fb->len, (enum scmpc_arch)a, nrs[k], args, NULL);
+			if (ra == rb)
+				continue;
+			char sa[32], sb[32];
+			printf("%s (not served) %#x: A=%s B=%s\n", scmpc_arch_name((enum scmpc_arch)a),
+			       nrs[k], action_name(ra, sa, sizeof(sa)), action_name(rb, sb, sizeof(sb)));
+			*differ = true;
+			break;
+		}
+	}
+}
+
 static int cmd_diff(struct cli *c)
 {
 	enum scmpc_arch target = host_of(c->arch != SCMPC_ARCH_NONE ? c->arch : native_arch());
@@ -2708,6 +2780,8 @@ static int cmd_diff(struct cli *c)
 			goto out;
 		}
 	}
+	if (c->arch == SCMPC_ARCH_NONE)
+		diff_foreign(&fa, &fb, &abis, &differ);
 	if (!differ && c->arch == SCMPC_ARCH_NONE)
 		differ = !verify_against(&fa, &fb) || !verify_against(&fb, &fa);
 	status = differ ? EXIT_INPUT : EXIT_OK;
@@ -2766,6 +2840,106 @@ static int find_command(const char *name)
 	return EXIT_NOT_FOUND;
 }
 
+/* Whether the program can return SCMP_ACT_NOTIFY. */
+static bool returns_notify(const struct sock_filter *f, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (f[i].code == (BPF_RET | BPF_K) && (f[i].k & 0xffff0000U) == SCMPC_ACT_USER_NOTIF)
+			return true;
+	return false;
+}
+
+/* The listener's way to the agent.  A helper forked before the filter is
+ * loaded (so that none of its calls pass it) waits for the listener's fd
+ * number, takes a copy with pidfd_getfd(2) (which needs ptrace rights over
+ * this process, as runc has), sends it to the agent and says so; the
+ * double fork leaves no child behind for CMD. */
+struct handoff {
+	int to[2], from[2];
+	pid_t pid;
+};
+
+static void handoff_close(struct handoff *h)
+{
+	for (int i = 0; i < 2; i++) {
+		if (h->to[i] >= 0)
+			close(h->to[i]);
+		if (h->from[i] >= 0)
+			close(h->from[i]);
+		h->to[i] = h->from[i] = -1;
+	}
+}
+
+static int handoff_start(struct handoff *h, const char *agent, const char *meta)
+{
+	h->pid = getpid();
+	if (pipe2(h->to, O_CLOEXEC) < 0 || pipe2(h->from, O_CLOEXEC) < 0) {
+		errorf("pipe: %s", strerror(errno));
+		handoff_close(h);
+		return -1;
+	}
+	fflush(NULL);
+	pid_t child = fork();
+	if (child < 0) {
+		errorf("fork: %s", strerror(errno));
+		handoff_close(h);
+		return -1;
+	}
+	if (child == 0) {
+		if (fork() != 0)
+			_exit(0);
+		/* the grandchild */
+		char ok = 0;
+		int fdnum = -1;
+		close(h->to[1]);
+		close(h->from[0]);
+		if (read(h->to[0], &fdnum, sizeof(fdnum)) == (ssize_t)sizeof(fdnum)) {
+			int pidfd = (int)syscall(SYS_pidfd_open, h->pid, 0);
+			int fd = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, fdnum, 0);
+			char id[64], cwd[4096];
+			snprintf(id, sizeof(id), "scmp-compile-exec-%d", (int)h->pid);
+			struct scmpc_process_state st = {
+				.sz = sizeof(st), .pid = h->pid, .metadata = meta, .id = id,
+				.bundle = getcwd(cwd, sizeof(cwd)),
+			};
+			scmpc_diag *d = scmpc_diag_new();
+			if (fd < 0)
+				errorf("taking the listener from process %d: %s", (int)h->pid,
+				       strerror(errno));
+			else if (scmpc_notify_handoff(fd, agent, &st, d) < 0)
+				errorf("%s", scmpc_diag_message(d));
+			else
+				ok = 1;
+			scmpc_diag_free(d);
+		}
+		if (write(h->from[1], &ok, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	int st;
+	while (waitpid(child, &st, 0) < 0 && errno == EINTR)
+		;
+	close(h->to[0]);
+	close(h->from[1]);
+	h->to[0] = h->from[1] = -1;
+	return 0;
+}
+
+static int handoff_finish(struct handoff *h, int listener)
+{
+	char ok = 0;
+	int r = write(h->to[1], &listener, sizeof(listener)) == (ssize_t)sizeof(listener) &&
+			read(h->from[0], &ok, 1) == 1 && ok
+		? 0 : -1;
+	handoff_close(h);
+	return r;
+}
+
+static void handoff_abort(struct handoff *h)
+{
+	handoff_close(h);	/* the helper reads EOF and ends */
+}
+
 static int cmd_exec(struct cli *c)
 {
 	enum scmpc_arch native = native_arch();
@@ -2810,15 +2984,40 @@ static int cmd_exec(struct cli *c)
 	o.seccomp_flags = c->seccomp_flags;
 	memset(&res, 0, sizeof(res));
 	res.sz = sizeof(res);
+
+	/* SCMP_ACT_NOTIFY calls need an agent: the profile's listenerPath gets
+	 * the listener, as from runc, by a helper started now, before the
+	 * filter holds this process. */
+	const char *agent = NULL, *meta = NULL;
+	struct handoff h = { .to = { -1, -1 }, .from = { -1, -1 } };
+	if (returns_notify(f.insns, f.len)) {
+		if (!f.policy || !scmpc_policy_listener(f.policy, &agent, &meta)) {
+			if (!c->quiet)
+				errorf("warning: %s: calls the filter sends to an agent will fail with "
+				       "ENOSYS: it has no listenerPath", f.name);
+		} else {
+			o.seccomp_flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+			if (handoff_start(&h, agent, meta) < 0)
+				goto out;
+		}
+	}
 	rc = f.policy ? scmpc_load_prog(f.prog, f.policy, &o, &res, d)
 		      : scmpc_load(f.insns, f.len, &o, &res, d);
 	report_warnings(f.name, d, c->quiet);
 	if (rc < 0) {
 		report_diag(f.name, d, rc);
+		handoff_abort(&h);
 		goto out;
 	}
-	if (rc > 0)
-		close(rc);	/* a listener nobody will read (exec refuses to ask for one) */
+	if (rc > 0) {
+		/* From here on every call passes the filter: the few left are
+		 * write, read and close (which runc too makes after loading). */
+		if (agent && handoff_finish(&h, rc) < 0) {
+			errorf("%s: the seccomp agent at %s did not get the listener", f.name, agent);
+			goto out;
+		}
+		close(rc);
+	}
 
 	fflush(stdout);
 	execvp(c->cmd_argv[0], c->cmd_argv);

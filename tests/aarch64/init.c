@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * /init of the initramfs that tools/qemu-aarch64-test boots under
- * qemu-system-aarch64: it runs every program in /tests (the cmocka suites,
- * with TAP output) against the real kernel, echoes what they print to the
- * console, and ends with one line the script looks for:
+ * /init of the initramfs that tools/qemu-aarch64-test and
+ * tools/qemu-s390x-test boot under qemu-system: it runs every program in
+ * /tests (the cmocka suites, with TAP output) against the real kernel,
+ * echoes what they print to the console, and ends with one line the script
+ * looks for, tagged with the machine uname(2) names:
  *
  *   SCMPC-AARCH64: 20 passed, 0 failed, 4 skipped (Linux 6.1.0-56-arm64)
+ *   SCMPC-S390X: 20 passed, 0 failed, 4 skipped (Linux 6.1.0-50-s390x)
  *
  * then powers the machine off.  It is linked statically, so it needs
  * nothing from the initramfs; the suites find their shared libraries in
  * /lib through LD_LIBRARY_PATH.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -225,7 +228,12 @@ int main(void)
 	for (size_t i = 0; i < n; i++)
 		run_suite(names[i], &t);
 
-	say("SCMPC-AARCH64: %u passed, %u failed, %u skipped (Linux %s)\n", t.passed, t.failed,
+	char tag[sizeof(u.machine)];
+	size_t i;
+	for (i = 0; u.machine[i] && i < sizeof(tag) - 1; i++)
+		tag[i] = (char)toupper((unsigned char)u.machine[i]);
+	tag[i] = '\0';
+	say("SCMPC-%s: %u passed, %u failed, %u skipped (Linux %s)\n", tag, t.passed, t.failed,
 	    t.skipped, u.release);
 	sync();
 	reboot(RB_POWER_OFF);
