@@ -808,53 +808,15 @@ static unsigned group_bits(const scmpc_policy *p, const struct arch_view *v,
 	return bits;
 }
 
-/* Under SCMPC_MERGE_LIBSECCOMP the IR lets the first rule without
- * conditions decide a call alone.  libseccomp picks another one when
- *  - that rule has the default action: runc never passes it and libseccomp
- *    refuses it, so a later rule decides;
- *  - an earlier rule has only conditions libseccomp drops as always true
- *    (MASKED_EQ with a mask that is zero in the compared width): for
- *    libseccomp that rule is the first unconditional one.
- * Flags calls with several rules where either can happen. */
-static unsigned merge_model_bits(const scmpc_policy *p, const struct arch_view *v,
-				 const struct resolved *rs, size_t n)
-{
-	if (p->merge != SCMPC_MERGE_LIBSECCOMP || n < 2)
-		return 0;
-	uint64_t width = lsc_narrow_abi(v->arch) ? 0xffffffffULL : UINT64_MAX;
-	size_t at = (size_t)(rs - v->rs);
-	for (size_t i = 0; i < n; i++) {
-		const struct rule *r = view_rule(p, v, at + i);
-		if (r->action == p->def_action)
-			return LSC_DIFF_MERGE;
-		bool taut = r->nconds > 0;
-		for (size_t c = 0; c < r->nconds; c++)
-			taut &= r->conds[c].op == SCMPC_OP_MASKED_EQ && !(r->conds[c].value & width);
-		if (taut)
-			return LSC_DIFF_MERGE;
-	}
-	return 0;
-}
-
-/* The rules of P for ABI A before any merge-mode pruning. */
-static int unpruned_view(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a)
-{
-	struct scmpc_policy all = *p;
-	all.merge = SCMPC_MERGE_RESTRICTIVE;
-	return arch_view_init(v, &all, a, NULL);
-}
-
 long lsc_call_diffs(const scmpc_policy *p, struct lsc_call_diff **out)
 {
 	struct lsc_call_diff *d = NULL;
 	size_t n = 0, cap = 0;
 
 	*out = NULL;
-	for (size_t k = 0; k < 2 * p->narches; k++) {
-		size_t ai = k / 2, pass = k % 2;
+	for (size_t ai = 0; ai < p->narches; ai++) {
 		struct arch_view v;
-		int rc = pass ? unpruned_view(&v, p, p->arches[ai])
-			      : arch_view_init(&v, p, p->arches[ai], NULL);
+		int rc = arch_view_init(&v, p, p->arches[ai], NULL);
 		if (rc < 0) {
 			free(d);
 			return rc;
@@ -863,8 +825,7 @@ long lsc_call_diffs(const scmpc_policy *p, struct lsc_call_diff **out)
 			size_t hi = lo;
 			while (hi < v.nrs && v.rs[hi].nr == v.rs[lo].nr)
 				hi++;
-			unsigned bits = pass ? merge_model_bits(p, &v, v.rs + lo, hi - lo)
-					     : group_bits(p, &v, v.rs + lo, hi - lo, NULL, 0);
+			unsigned bits = group_bits(p, &v, v.rs + lo, hi - lo, NULL, 0);
 			if (bits) {
 				if (n == cap) {
 					cap = cap ? 2 * cap : 16;
@@ -931,21 +892,6 @@ unsigned lsc_check(const scmpc_policy *p, char *whybuf, size_t whylen)
 			while (hi < v.nrs && v.rs[hi].nr == v.rs[lo].nr)
 				hi++;
 			bits |= group_bits(p, &v, v.rs + lo, hi - lo, whybuf, whylen);
-			lo = hi;
-		}
-		arch_view_fini(&v);
-		if (unpruned_view(&v, p, p->arches[ai]) < 0)
-			continue;
-		for (size_t lo = 0; lo < v.nrs;) {
-			size_t hi = lo;
-			while (hi < v.nrs && v.rs[hi].nr == v.rs[lo].nr)
-				hi++;
-			unsigned b = merge_model_bits(p, &v, v.rs + lo, hi - lo);
-			if (b && whybuf && whylen && !whybuf[0])
-				snprintf(whybuf, whylen,
-					 "libseccomp merges the rules for %s %u unlike the IR",
-					 scmpc_arch_name(v.arch), v.rs[lo].nr);
-			bits |= b;
 			lo = hi;
 		}
 		arch_view_fini(&v);

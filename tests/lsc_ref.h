@@ -71,7 +71,6 @@ void lsc_plan_free(lsc_plan *pl);
 #define LSC_DIFF_SAME_ARG	0x20U	/* two conditions on one argument in a rule (-EINVAL) */
 #define LSC_DIFF_MASKED		0x40U	/* MASKED_EQ value with bits outside the mask */
 #define LSC_DIFF_TREE		0x80U	/* rules libseccomp 2.5.4 merges wrongly */
-#define LSC_DIFF_MERGE		0x100U	/* SCMPC_MERGE_LIBSECCOMP picks another rule */
 #define LSC_DIFF_UNNAMED	0x200U	/* a call libseccomp 2.5.4's table lacks: its
 					   programs give the default action there */
 
@@ -85,7 +84,7 @@ bool lsc_narrow_abi(enum scmpc_arch a);
 unsigned lsc_check(const scmpc_policy *p, char *why, size_t whylen);
 
 /* The same reasons per call (LSC_DIFF_OVERLAP, _DEFAULT_RULE, _WIDE32,
- * _MASKED, _TREE, _MERGE, _UNNAMED): *OUT (malloc'ed) lists each (ABI, number) with
+ * _MASKED, _TREE, _UNNAMED): *OUT (malloc'ed) lists each (ABI, number) with
  * a reason, possibly in several entries.  Returns the count or a negative
  * errno. */
 struct lsc_call_diff {

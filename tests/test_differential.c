@@ -16,10 +16,12 @@
  *
  * Allowed differences from libseccomp, decided by lsc_expect() and counted
  * per kind in the log:
- *  (a) i386/arm: a constant with a non-zero high word.  scmpc folds such a
- *      condition (no 32-bit value equals 1 << 32), libseccomp compares its
- *      low word.  Calls with such conditions are skipped.  High argument
- *      words themselves are compared: neither compiler reads them there.
+ *  (a) i386/arm/x32 under SCMPC_MERGE_RESTRICTIVE: a constant with a
+ *      non-zero high word.  scmpc folds such a condition (no 32-bit value
+ *      equals 1 << 32), libseccomp compares its low word.  Calls with such
+ *      conditions are skipped.  Under SCMPC_MERGE_LIBSECCOMP scmpc keeps the
+ *      low word too, and they are compared.  High argument words themselves
+ *      are compared: neither compiler reads them there.
  *  (b) The unknown-syscall range (runc's ENOSYS stub, set by the JSON front
  *      end): a number above the ABI's threshold that no rule names gets the
  *      unknown action from scmpc; libseccomp cannot compare numbers, so it
@@ -38,9 +40,9 @@
  *      (scmpc: the most restrictive wins; libseccomp: its tree decides), and
  *      a default-action rule overlapping a less restrictive one (libseccomp
  *      refuses the rule).  Calls with such rules are skipped.
- *  (f) MASKED_EQ whose expected value has bits outside the mask: libseccomp
- *      masks it, (arg & m) == (v & m); scmpc, as OCI writes it, never
- *      matches.  Calls with such a rule are skipped.
+ *  (f) none: a MASKED_EQ expected value with bits outside the mask is
+ *      masked when the rule is added (with a warning), as libseccomp masks
+ *      it; the count stays to show it.
  *  (g) none: on x32 both compare the low word of each argument (x32 is
  *      ILP32), so high words are compared like any other probe; wide
  *      constants fall under (a).
@@ -48,9 +50,10 @@
  *      common argument where one has several conditions, or one is
  *      KILL_THREAD, or a constant on that argument has a non-zero high word.
  *      Skipped; reproducers in tree_merge_unsafe() (lsc_ref.c).
- *  (i) SCMPC_MERGE_LIBSECCOMP calls with several rules where one has the
- *      default action or only always-true MASKED_EQ conditions (see
- *      merge_model_bits() in lsc_ref.c).  Skipped.
+ *  (i) none: under SCMPC_MERGE_LIBSECCOMP the IR drops default-action
+ *      rules and takes zero-mask MASKED_EQ rules as unconditional, as
+ *      libseccomp does (9000 random policies compared without skipping
+ *      such calls: no difference).
  *  (j) A call newer than libseccomp 2.5.4's table (mseal, listmount, ...):
  *      scmpc has it in its own table, libseccomp cannot add the rule, so
  *      its programs must give the default action there, which is checked.
@@ -131,7 +134,7 @@ enum why {
 	W_MASKED,	/* (f) skipped */
 	W_X32,		/* (g) skipped */
 	W_TREE,		/* (h) skipped */
-	W_MERGE_MODEL,	/* (i) skipped */
+	W_MERGE_MODEL,	/* (i) none */
 	W_UNNAMED,	/* (j) must be the default action */
 	W_XENDIAN,	/* (k) checked: the expected action, byte-swapped */
 	NWHY
@@ -346,8 +349,6 @@ static enum why lsc_expect(const struct diff *t, const struct seccomp_data *sd, 
 		return W_MASKED;
 	if (bits & LSC_DIFF_TREE)
 		return W_TREE;
-	if (bits & LSC_DIFF_MERGE)
-		return W_MERGE_MODEL;
 	size_t lo, hi;
 	arch_view_find(v, nr, &lo, &hi);
 	if (lo == hi && arch_view_fallback(p, v, nr) != p->def_action) {
