@@ -804,6 +804,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_bug("the optimizer refuses the policy as too big, but the naive program "
 			 "fits in %zu instructions", scmpc_prog_len(naive));
 
+	/* Calls the LIBSECCOMP merge leaves to libseccomp's tree of
+	 * comparisons (lsc_tree.h): the reference here does not restate that
+	 * tree; tests/test_differential.c holds it against libseccomp itself,
+	 * and here the programs answer to scmpc_policy_eval(). */
+	struct arch_view views[SCMPC_ARCH_COUNT];
+	bool have_views = (opt || naive) && dc.p->merge == SCMPC_MERGE_LIBSECCOMP &&
+			  policy_views_init(dc.p, views, NULL) == 0;
 	if (opt || naive) {
 		if (!resolve_rules(&dc, &rules_of_input) || !build_probes(&probes, &dc, &rules_of_input))
 			probes.n = 0;
@@ -811,8 +818,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct seccomp_data sd = fuzz_sd(probes.audit[i], probes.nr[i], probes.args[i],
 							 0x00007f0012345678ULL);
 			int rule = -1;
-			uint32_t want = ref_decide(&dc, &rules_of_input, probes.audit[i], probes.nr[i],
-						   probes.args[i]);
+			bool by_tree = false;
+			for (size_t k = 0; have_views && k < dc.p->narches; k++)
+				if (views[k].arch == arch_of_call(probes.audit[i], probes.nr[i]) &&
+				    view_tree(&views[k], probes.nr[i]))
+					by_tree = true;
+			uint32_t want = by_tree ? scmpc_policy_eval(dc.p, &sd, &rule)
+						: ref_decide(&dc, &rules_of_input, probes.audit[i],
+							     probes.nr[i], probes.args[i]);
 			/* The library's evaluator is checked on a sample only: it
 			 * rebuilds every ABI's view on each call. */
 			bool sampled = i % 16 == 0 || i + 1 == probes.n;
@@ -843,6 +856,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (opt)
 			fuzz_check_formats(scmpc_prog_insns(opt), scmpc_prog_len(opt), dc.arches[0]);
 	}
+	if (have_views)
+		policy_views_fini(dc.p, views, dc.p->narches);
 	resolved_free(&rules_of_input);
 	memset(&rules_of_input, 0, sizeof(rules_of_input));
 	scmpc_prog_free(opt);

@@ -283,11 +283,20 @@ SCMPC_API int scmpc_policy_set_limit(scmpc_policy *p, enum scmpc_arch a, uint32_
 				     unsigned flags, scmpc_diag *d);
 
 /* How rules for one syscall combine.  RESTRICTIVE is the semantics above.
- * LIBSECCOMP reproduces what runc and crun get from libseccomp when they
- * add a profile's rules in file order: if a syscall has an unconditional
- * rule, the first one added decides alone (later rules for that syscall,
- * conditional or not, are dropped, and it replaces earlier conditional
- * ones); otherwise the conditional rules combine as in RESTRICTIVE.  As in
+ * LIBSECCOMP reproduces what runc and crun get from libseccomp 2.5 when
+ * they add a profile's rules in file order: if a syscall has an
+ * unconditional rule, the first one added decides alone (later rules for
+ * that syscall, conditional or not, are dropped, and it replaces earlier
+ * conditional ones).  Otherwise, where two conditional rules with different
+ * actions can match the same arguments, libseccomp's order of comparisons
+ * decides, not severity: the higher argument first, its high word before
+ * the low, "==" and "!=" before "<" and "<=" before ">" and ">=", then the
+ * larger constant first (the smaller for "<"), the first comparison that
+ * leads to an action winning (a2 > 256 -> ERRNO(5) and a2 > 128 ->
+ * ERRNO(6) give ERRNO(6) at 200).  A rule libseccomp would refuse (EEXIST:
+ * the same comparisons as an earlier rule but another action, or a rule
+ * ending where an earlier one goes on) makes runc and crun refuse the
+ * profile; scmpc warns and decides that call by severity.  As in
  * libseccomp, rules with the default action are refused (they still count
  * for the POLICY_MAX threshold) and a rule whose conditions are all zero-
  * mask MASKED_EQ is unconditional.  On 32-bit ABIs libseccomp keeps the low

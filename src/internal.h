@@ -148,7 +148,19 @@ struct arch_view {
 	struct rule *own;
 	size_t nown, ownc;
 	size_t base;		/* p->nrules when the view was made */
+	/* LIBSECCOMP merge: the calls libseccomp decides by its tree of
+	 * comparisons (lsc_tree.h), sorted by number. */
+	struct view_tree *trees;
+	size_t ntrees;
 };
+
+struct view_tree {
+	uint32_t nr;
+	struct lsc_tree *t;
+};
+
+/* The tree that decides NR on V, or NULL when its rules do. */
+const struct lsc_tree *view_tree(const struct arch_view *v, uint32_t nr);
 
 /* The rule at view position I. */
 static inline const struct rule *view_rule(const scmpc_policy *p, const struct arch_view *v,

@@ -26,6 +26,7 @@
 #include <string.h>
 #include "layout.h"
 #include "lower.h"
+#include "lsc_tree.h"
 
 enum { ST_PENDING, ST_RESID, ST_TRUE, ST_FALSE };
 enum { OUT_FALSE, OUT_TRUE, OUT_RESID };
@@ -683,6 +684,10 @@ static bool push_gap(struct dag *g, const scmpc_policy *p, const struct arch_vie
 static uint32_t syscall_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
 			     size_t lo, size_t hi, bool compact)
 {
+	/* libseccomp's order decides this call: its tree, as it is. */
+	const struct lsc_tree *t = view_tree(v, v->rs[lo].nr);
+	if (t)
+		return lsc_tree_lower(g, t, v->info, dag_ret(g, p->def_action));
 	bool conds = false;
 	for (size_t i = lo; i < hi; i++)
 		conds |= view_rule(p, v, i)->nconds > 0;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include "lower.h"
+#include "lsc_tree.h"
 
 
 /* Test of the low word alone: A = lo(arg) (or its masked value). */
@@ -81,6 +82,9 @@ static int cmp_ranked(const void *a, const void *b)
 uint32_t lower_naive_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
 			   size_t lo, size_t hi)
 {
+	const struct lsc_tree *t = view_tree(v, v->rs[lo].nr);
+	if (t)
+		return lsc_tree_lower(g, t, v->info, dag_ret(g, p->def_action));
 	struct ranked *rk = malloc((hi - lo) * sizeof(*rk));
 	if (!rk) {
 		g->oom = true;

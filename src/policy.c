@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "lsc_tree.h"
 
 SCMPC_API const char *scmpc_version(void)
 {
@@ -582,6 +583,79 @@ static int add_multiplexed(const scmpc_policy *p, struct arch_view *v, size_t *c
 	return 0;
 }
 
+/* LIBSECCOMP merge, before merge_first_unconditional() prunes: libseccomp
+ * merges a call's conditional rules, in the order they come, into its
+ * tree of comparisons until an unconditional rule replaces them.  Where two
+ * of them with different actions can match the same arguments, the tree's
+ * order decides, not severity, and libseccomp may refuse a rule (EEXIST)
+ * even if an unconditional one comes later (a warning then says so).
+ * Elsewhere both agree, and the call keeps the compiler's own lowering. */
+static int build_trees(const scmpc_policy *p, struct arch_view *v, scmpc_diag *d)
+{
+	size_t cap = 0, *pos = malloc((v->nrs ? v->nrs : 1) * sizeof(*pos));
+	if (!pos)
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	int rc = 0;
+	for (size_t lo = 0, hi; lo < v->nrs && !rc; lo = hi) {
+		for (hi = lo; hi < v->nrs && v->rs[hi].nr == v->rs[lo].nr; hi++)
+			;
+		size_t n = 0;
+		bool replaced = false;
+		for (size_t i = lo; i < hi && !replaced; i++) {
+			const struct rule *r = view_rule(p, v, i);
+			if (r->action == p->def_action)
+				continue;	/* refused by libseccomp, never passed by runc */
+			replaced = lsc_unconditional(r);
+			if (!replaced)
+				pos[n++] = i;
+		}
+		bool conflict = false, mixed = false;
+		for (size_t i = 1; i < n && !mixed; i++)
+			mixed = view_rule(p, v, pos[i])->action != view_rule(p, v, pos[0])->action;
+		for (size_t i = 0; i < n && mixed && !conflict; i++)
+			for (size_t j = i + 1; j < n && !conflict; j++) {
+				const struct rule *x = view_rule(p, v, pos[i]), *y = view_rule(p, v, pos[j]);
+				conflict = x->action != y->action &&
+					   rules_may_overlap(x, y, v->info->compat32);
+			}
+		if (!conflict)
+			continue;
+		struct lsc_tree *t;
+		rc = lsc_tree_build(&t, p, v, pos, n, d);
+		if (rc == -EEXIST || rc == -ELOOP) {
+			rc = 0;		/* warned; the call is decided by severity */
+			continue;
+		}
+		if (rc < 0)
+			break;
+		if (replaced) {
+			lsc_tree_free(t);	/* built for its refusals only */
+			continue;
+		}
+		if (!array_reserve(&v->trees, &cap, v->ntrees, sizeof(*v->trees), 4)) {
+			lsc_tree_free(t);
+			rc = diag_err(d, -ENOMEM, NULL, "out of memory");
+			break;
+		}
+		v->trees[v->ntrees++] = (struct view_tree){ v->rs[lo].nr, t };
+	}
+	free(pos);
+	return rc;
+}
+
+const struct lsc_tree *view_tree(const struct arch_view *v, uint32_t nr)
+{
+	size_t lo = 0, hi = v->ntrees;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->trees[mid].nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < v->ntrees && v->trees[lo].nr == nr ? v->trees[lo].t : NULL;
+}
+
 int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a, scmpc_diag *d)
 {
 	memset(v, 0, sizeof(*v));
@@ -644,8 +718,14 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 	mux = NULL;
 	if (v->nrs)
 		qsort(v->rs, v->nrs, sizeof(*v->rs), cmp_resolved);
-	if (p->merge == SCMPC_MERGE_LIBSECCOMP)
+	if (p->merge == SCMPC_MERGE_LIBSECCOMP) {
+		int rc = build_trees(p, v, d);
+		if (rc < 0) {
+			arch_view_fini(v);
+			return rc;
+		}
 		merge_first_unconditional(p, v);
+	}
 	v->unknown_set = p->unknown_set;
 	if (p->unknown_set)
 		v->threshold = p->unknown_thr == SCMPC_UNKNOWN_POLICY_MAX ? maxnr : arch_table_max(a);
@@ -660,6 +740,11 @@ oom:
 
 void arch_view_fini(struct arch_view *v)
 {
+	for (size_t i = 0; i < v->ntrees; i++)
+		lsc_tree_free(v->trees[i].t);
+	free(v->trees);
+	v->trees = NULL;
+	v->ntrees = 0;
 	for (size_t i = 0; i < v->nown; i++)
 		free(v->own[i].conds);
 	free(v->own);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "lsc_tree.h"
 
 static bool cond_holds(const struct scmpc_cond *c, bool compat32, const struct seccomp_data *sd)
 {
@@ -67,6 +68,15 @@ uint32_t eval_on_view(const scmpc_policy *p, const struct arch_view *v,
 	if (nr == 0xffffffffU)
 		return p->def_action;
 	arch_view_find(v, nr, &lo, &hi);
+	const struct lsc_tree *t = view_tree(v, nr);
+	if (t) {
+		uint32_t act, src;
+		if (!lsc_tree_eval(t, sd, &act, &src))
+			return no_match(p, v, nr, lo, hi);
+		if (rule)
+			*rule = (int)src;
+		return act;
+	}
 	for (size_t i = lo; i < hi; i++)
 		if (rule_holds(view_rule(p, v, i), v->info->compat32, sd))
 			consider(p, v, i, &best);
@@ -280,7 +290,7 @@ uint32_t eval_indexed(const scmpc_policy *p, const struct arch_view *v,
 
 	if (rule)
 		*rule = -1;
-	if ((uint32_t)sd->nr != ix->nr || !ix->filed)
+	if ((uint32_t)sd->nr != ix->nr || !ix->filed || view_tree(v, ix->nr))
 		return eval_on_view(p, v, sd, rule);
 	const struct limit *l = call_limit(p, v->info->audit, ix->nr);
 	if (limit_hits(l, ix->nr))

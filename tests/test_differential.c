@@ -36,10 +36,13 @@
  *      action a conditional call can get.  Skipped.  Under
  *      SCMPC_MERGE_LIBSECCOMP scmpc copies the rules as libseccomp does, and
  *      the multiplexers are compared like any call.
- *  (e) Rules with different actions for one call that may match together
- *      (scmpc: the most restrictive wins; libseccomp: its tree decides), and
- *      a default-action rule overlapping a less restrictive one (libseccomp
- *      refuses the rule).  Calls with such rules are skipped.
+ *  (e) Under SCMPC_MERGE_RESTRICTIVE, rules with different actions for one
+ *      call that may match together (scmpc: the most restrictive wins;
+ *      libseccomp: its tree decides), and a default-action rule overlapping
+ *      a less restrictive one (libseccomp refuses the rule).  Calls with
+ *      such rules are skipped.  Under SCMPC_MERGE_LIBSECCOMP scmpc decides
+ *      them by libseccomp's tree (src/lsc_tree.c) and they are compared;
+ *      where libseccomp refuses a rule (EEXIST) scmpc must have warned.
  *  (f) none: a MASKED_EQ expected value with bits outside the mask is
  *      masked when the rule is added (with a warning), as libseccomp masks
  *      it; the count stays to show it.
@@ -151,11 +154,13 @@ static const char *const why_name[NWHY] = {
 enum {
 	K_EVAL = NPROG,	/* scmpc_policy_eval() disagreed with the views */
 	K_REFUSED,	/* scmpc_compile() failed */
+	K_LSC_REFUSED,	/* LIBSECCOMP merge: libseccomp refused (EEXIST) unannounced */
 	NKIND
 };
 static const char *const kind_name[NKIND] = {
 	"scmpc vs IR", "scmpc-naive vs IR", "libseccomp-L1 vs IR", "libseccomp-L2 vs IR",
 	"scmpc_policy_eval vs IR", "scmpc refused the policy",
+	"libseccomp refused a rule scmpc did not warn of",
 };
 #define KIND(k) (1U << (k))
 #define SCMPC_SIDE (KIND(P_OPT) | KIND(P_NAIVE) | KIND(K_EVAL) | KIND(K_REFUSED))
@@ -178,6 +183,9 @@ struct diff_cfg {
 #define MAX_SHRUNK 3		/* failing policies shrunk per run */
 static unsigned policies_printed, policies_shrunk;
 static unsigned lsc_hangs;	/* libseccomp compiles abandoned (lsc_compile) */
+static unsigned refusals_agreed;	/* libseccomp refused a rule (EEXIST) and scmpc warned */
+static unsigned refusals_only_warned;	/* scmpc warned, libseccomp took the rules (its pruning) */
+static unsigned long tree_compared;	/* decisions of libseccomp's tree compared (LIBSECCOMP merge) */
 static const char *self = "test_differential";	/* argv[0], for replay lines */
 /* SCMPC_DIFF_INJECT: a bug put into every optimized program of the run, to
  * see the shrinker and the campaign's findings at work. */
@@ -206,6 +214,7 @@ struct diff {
 	bool dumped;
 	unsigned kinds;		/* K_* bits seen */
 	int refused_rc;		/* K_REFUSED: scmpc_compile()'s error */
+	bool warned_eexist;	/* scmpc warned that libseccomp refuses a rule */
 	char refused_msg[256];
 	struct mismatch seen[MAX_PRINTED];
 	size_t nseen;
@@ -231,6 +240,9 @@ static int compile_scmpc(struct diff *t, int k, unsigned flags)
 		scmpc_diag_free(d);
 		return rc;
 	}
+	for (size_t w = 0; w < scmpc_diag_warning_count(d); w++)
+		if (strstr(scmpc_diag_warning(d, w), "(EEXIST"))
+			t->warned_eexist = true;
 	scmpc_diag_free(d);
 	t->len[k] = scmpc_prog_len(prog);
 	t->insns[k] = malloc(t->len[k] * sizeof(struct sock_filter));
@@ -253,6 +265,20 @@ static int compile_lsc(struct diff *t, int k, int level)
 	if (rc < 0) {
 		if (getenv("LSCDBG") || (!t->cfg.quiet && !t->cfg.silent))
 			fprintf(stderr, "%s: %s not compared: %s\n", t->label, prog_name[k], err);
+		/* Under the LIBSECCOMP merge scmpc warns where libseccomp
+		 * refuses a rule. */
+		if (rc == -EEXIST && t->p->merge == SCMPC_MERGE_LIBSECCOMP && t->warned_eexist &&
+		    k == P_LSC1)
+			refusals_agreed++;
+		if (rc == -EEXIST && t->p->merge == SCMPC_MERGE_LIBSECCOMP && !t->warned_eexist) {
+			t->kinds |= KIND(K_LSC_REFUSED);
+			if (!t->cfg.silent) {
+				fprintf(stderr, "%s: %s refused a rule, scmpc did not warn: %s\n", t->label,
+					prog_name[k], err);
+				if (k == P_LSC1)
+					testutil_policy_dump(stderr, t->p);
+			}
+		}
 		return rc;
 	}
 	if (k == t->cfg.mutated && t->cfg.mutate)
@@ -277,7 +303,9 @@ static bool diff_init(struct diff *t, const char *label, const scmpc_policy *p,
 	if (compile_scmpc(t, P_OPT, 0) < 0 || compile_scmpc(t, P_NAIVE, SCMPC_COMPILE_NAIVE) < 0)
 		return false;
 	if (!cfg->no_lsc) {
-		compile_lsc(t, P_LSC1, 1);
+		int rc = compile_lsc(t, P_LSC1, 1);
+		if (rc == 0 && t->warned_eexist)
+			refusals_only_warned++;
 		compile_lsc(t, P_LSC2, 2);
 	}
 	return true;
@@ -341,7 +369,9 @@ static enum why lsc_expect(const struct diff *t, const struct seccomp_data *sd, 
 		*expect = p->def_action;
 		return W_UNNAMED;
 	}
-	if (bits & (LSC_DIFF_OVERLAP | LSC_DIFF_DEFAULT_RULE))
+	/* Under the LIBSECCOMP merge scmpc follows libseccomp's tree there. */
+	if ((bits & (LSC_DIFF_OVERLAP | LSC_DIFF_DEFAULT_RULE)) &&
+	    p->merge != SCMPC_MERGE_LIBSECCOMP)
 		return W_OVERLAP;
 	if (bits & LSC_DIFF_WIDE32)
 		return W_WIDE32;
@@ -439,6 +469,11 @@ static void probe(struct diff *t, const struct seccomp_data *sd)
 		    got[k] == __builtin_bswap32(expect[k]))
 			w = W_XENDIAN;
 		t->count[k][w]++;
+		if (w == W_EQUAL && k == P_LSC2) {
+			const struct arch_view *v = view_of(t, arch_of_call(sd->arch, (uint32_t)sd->nr));
+			if (v && view_tree(v, (uint32_t)sd->nr))
+				tree_compared++;
+		}
 		if ((w == W_EQUAL || w == W_UNKNOWN || w == W_UNNAMED) && got[k] != expect[k])
 			kinds |= KIND(k);
 	}
@@ -1330,11 +1365,14 @@ static void test_random(void **state)
 		scmpc_policy_free(p);
 	}
 	fprintf(stderr, "random: %lu probes; %u of %u policies compiled by libseccomp (%u compiles "
-		"abandoned: libseccomp looped); %u policies of 100 rules or more (the largest %zu, "
-		"%u of them compiled by libseccomp)\n", probes, lsc_policies, count, lsc_hangs, large,
-		largest, large_lsc);
+		"abandoned: libseccomp looped; %u refused by libseccomp with EEXIST as scmpc warned, "
+		"%u warned of but taken after libseccomp's pruning); %u policies of 100 rules or more "
+		"(the largest %zu, %u of them compiled by libseccomp)\n", probes, lsc_policies, count,
+		lsc_hangs, refusals_agreed, refusals_only_warned, large, largest, large_lsc);
 	for (int k = 0; k < NPROG; k++)
 		fprintf(stderr, "  %-14s %lu decisions compared\n", prog_name[k], compared[k]);
+	fprintf(stderr, "  libseccomp-L2 on calls decided by libseccomp's tree (LIBSECCOMP merge): "
+		"%lu compared\n", tree_compared);
 	fprintf(stderr, "  libseccomp-L2 by kind:");
 	for (int w = 0; w < NWHY; w++)
 		fprintf(stderr, " %s: %lu;", why_name[w], why_total[w]);

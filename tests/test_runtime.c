@@ -569,6 +569,188 @@ static void masked_datum(void **state)
 	scmpc_diag_free(d);
 }
 
+/* ------------------------------------------- libseccomp's precedence */
+
+/* The action for (ABI A, NR, ARGS) by the policy and by the program, and
+ * the rule the policy names: all must be as wanted. */
+static void check_args(const scmpc_policy *p, const scmpc_prog *prog, enum scmpc_arch a,
+		       uint32_t nr, const uint64_t args[6], uint32_t want, int want_rule, int line)
+{
+	struct seccomp_data sd = { .nr = (int)nr, .arch = scmpc_arch_audit(a) };
+	for (int i = 0; i < 6; i++)
+		sd.args[i] = args[i];
+	int rule = -2;
+	uint32_t ir = scmpc_policy_eval(p, &sd, &rule), got = 0;
+	assert_int_equal(scmpc_emulate(scmpc_prog_insns(prog), scmpc_prog_len(prog), &sd, &got, NULL),
+			 0);
+	if (ir != want || got != want || rule != want_rule) {
+		char w[32], i[32], g[32];
+		scmpc_action_str(want, w, sizeof(w));
+		scmpc_action_str(ir, i, sizeof(i));
+		scmpc_action_str(got, g, sizeof(g));
+		fail_msg("line %d: %s nr %u args %#llx %#llx %#llx: policy %s (rule %d), program %s, "
+			 "want %s (rule %d)", line, scmpc_arch_name(a), nr,
+			 (unsigned long long)args[0], (unsigned long long)args[1],
+			 (unsigned long long)args[2], i, rule, g, w, want_rule);
+	}
+}
+#define ARGS(...) ((const uint64_t[6]){ __VA_ARGS__ })
+#define AT(p, g, a, nr, args, want, rule) check_args(p, g, a, nr, args, want, rule, __LINE__)
+
+static void lsc_rule(scmpc_policy *p, const char *name, uint32_t act, unsigned arg,
+		     enum scmpc_op op, uint64_t v, scmpc_diag *d)
+{
+	struct scmpc_cond c = { .arg = arg, .op = op, .value = v };
+	api_rule(p, name, act, &c, 1, d);
+}
+
+/*
+ * Rules for one call whose conditions can hold together, with different
+ * actions: libseccomp 2.5.4 does not take the most restrictive but tries
+ * its comparisons in a fixed order (src/db.c _db_chain_lt: higher argument
+ * first, the high word before the low, "==" before "<" before ">", larger
+ * constants first for ">" and smaller for "<") and the first that leads to
+ * an action wins, in whatever order the rules came.  Expectations from
+ * that order by hand; read's a2 > 256 / > 128 case was also run under the
+ * kernel with libseccomp's own filter (errno 6 at 200, 5 at 300 and 2^32).
+ */
+static void libseccomp_precedence(void **state)
+{
+	(void)state;
+	uint32_t rd = nr_of(X86_64, "read");
+	for (int order = 0; order < 2; order++) {
+		scmpc_diag *d = scmpc_diag_new();
+		scmpc_policy *p = api_policy(ALLOW, SCMPC_MERGE_LIBSECCOMP, X86_64);
+		/* a2 > 256 -> ERRNO(5), a2 > 128 -> ERRNO(6): severity would say
+		 * ERRNO(5) wherever both hold; libseccomp's "> 256" comes first
+		 * on the low word, and its shared "high word > 0" takes the
+		 * larger constant's action. */
+		lsc_rule(p, "read", SCMPC_ACT_ERRNO(order ? 6 : 5), 2, SCMPC_OP_GT, order ? 128 : 256, d);
+		lsc_rule(p, "read", SCMPC_ACT_ERRNO(order ? 5 : 6), 2, SCMPC_OP_GT, order ? 256 : 128, d);
+		int r256 = order ? 1 : 0, r128 = order ? 0 : 1;
+		scmpc_prog *g = compile(p, d);
+		AT(p, g, X86_64, rd, ARGS(0, 0, 200), SCMPC_ACT_ERRNO(6), r128);
+		AT(p, g, X86_64, rd, ARGS(0, 0, 300), SCMPC_ACT_ERRNO(5), r256);
+		AT(p, g, X86_64, rd, ARGS(0, 0, 1ULL << 32), SCMPC_ACT_ERRNO(5), r256);
+		AT(p, g, X86_64, rd, ARGS(0, 0, 100), ALLOW, -1);
+		scmpc_prog_free(g);
+		scmpc_policy_free(p);
+
+		/* "==" before ">": 5 -> LOG (severity: ERRNO(2)), 4 -> ERRNO(2) */
+		p = api_policy(ALLOW, SCMPC_MERGE_LIBSECCOMP, X86_64);
+		lsc_rule(p, "read", order ? SCMPC_ACT_ERRNO(2) : SCMPC_ACT_LOG, 0,
+			 order ? SCMPC_OP_GT : SCMPC_OP_EQ, order ? 3 : 5, d);
+		lsc_rule(p, "read", order ? SCMPC_ACT_LOG : SCMPC_ACT_ERRNO(2), 0,
+			 order ? SCMPC_OP_EQ : SCMPC_OP_GT, order ? 5 : 3, d);
+		g = compile(p, d);
+		AT(p, g, X86_64, rd, ARGS(5), SCMPC_ACT_LOG, order ? 1 : 0);
+		AT(p, g, X86_64, rd, ARGS(4), SCMPC_ACT_ERRNO(2), order ? 0 : 1);
+		scmpc_prog_free(g);
+		scmpc_policy_free(p);
+
+		/* "<" before ">": a2 < 10 -> ERRNO(1) and a2 > 5 -> TRAP give
+		 * ERRNO(1) at 7 (severity: TRAP) */
+		p = api_policy(ALLOW, SCMPC_MERGE_LIBSECCOMP, X86_64);
+		lsc_rule(p, "read", order ? SCMPC_ACT_TRAP : EPERM_, 2, order ? SCMPC_OP_GT : SCMPC_OP_LT,
+			 order ? 5 : 10, d);
+		lsc_rule(p, "read", order ? EPERM_ : SCMPC_ACT_TRAP, 2, order ? SCMPC_OP_LT : SCMPC_OP_GT,
+			 order ? 10 : 5, d);
+		g = compile(p, d);
+		AT(p, g, X86_64, rd, ARGS(0, 0, 7), EPERM_, order ? 1 : 0);
+		AT(p, g, X86_64, rd, ARGS(0, 0, 3), EPERM_, order ? 1 : 0);
+		AT(p, g, X86_64, rd, ARGS(0, 0, 12), SCMPC_ACT_TRAP, order ? 0 : 1);
+		scmpc_prog_free(g);
+		scmpc_policy_free(p);
+
+		/* the higher argument first: a0 == 1 -> KILL_PROCESS and
+		 * a1 == 2 -> ERRNO(2) give ERRNO(2) at (1, 2) */
+		p = api_policy(ALLOW, SCMPC_MERGE_LIBSECCOMP, X86_64);
+		lsc_rule(p, "read", order ? SCMPC_ACT_ERRNO(2) : SCMPC_ACT_KILL_PROCESS, order, SCMPC_OP_EQ,
+			 order ? 2 : 1, d);
+		lsc_rule(p, "read", order ? SCMPC_ACT_KILL_PROCESS : SCMPC_ACT_ERRNO(2), !order,
+			 SCMPC_OP_EQ, order ? 1 : 2, d);
+		g = compile(p, d);
+		AT(p, g, X86_64, rd, ARGS(1, 2), SCMPC_ACT_ERRNO(2), order ? 0 : 1);
+		AT(p, g, X86_64, rd, ARGS(1, 3), SCMPC_ACT_KILL_PROCESS, order ? 1 : 0);
+		assert_int_equal(scmpc_diag_warning_count(d), 0);
+		scmpc_prog_free(g);
+		scmpc_policy_free(p);
+		scmpc_diag_free(d);
+	}
+
+	/* i386 compares one word: both "> 256" and "> 128" sit on one level,
+	 * the larger constant first. */
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = api_policy(ALLOW, SCMPC_MERGE_LIBSECCOMP, I386);
+	uint32_t rd32 = nr_of(I386, "read");
+	lsc_rule(p, "read", SCMPC_ACT_ERRNO(6), 2, SCMPC_OP_GT, 128, d);
+	lsc_rule(p, "read", SCMPC_ACT_ERRNO(5), 2, SCMPC_OP_GT, 256, d);
+	scmpc_prog *g = compile(p, d);
+	AT(p, g, I386, rd32, ARGS(0, 0, 200), SCMPC_ACT_ERRNO(6), 0);
+	AT(p, g, I386, rd32, ARGS(0, 0, 300), SCMPC_ACT_ERRNO(5), 1);
+	scmpc_prog_free(g);
+	scmpc_policy_free(p);
+	/* the restrictive merge keeps severity: ERRNO(5) wherever both hold */
+	p = api_policy(ALLOW, SCMPC_MERGE_RESTRICTIVE, X86_64);
+	lsc_rule(p, "read", SCMPC_ACT_ERRNO(5), 2, SCMPC_OP_GT, 256, d);
+	lsc_rule(p, "read", SCMPC_ACT_ERRNO(6), 2, SCMPC_OP_GT, 128, d);
+	g = compile(p, d);
+	AT(p, g, X86_64, nr_of(X86_64, "read"), ARGS(0, 0, 200), SCMPC_ACT_ERRNO(6), 1);
+	AT(p, g, X86_64, nr_of(X86_64, "read"), ARGS(0, 0, 300), SCMPC_ACT_ERRNO(5), 0);
+	scmpc_prog_free(g);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
+/* Where libseccomp refuses a rule (EEXIST), runc and crun fail to start the
+ * container; scmpc says so and decides the call by severity.  A chain that
+ * ends where an existing one goes on with another action is refused
+ * (db.c _db_tree_add via _db_tree_act_check), the reverse is taken and the
+ * longer rule dropped; the same comparisons with another action are
+ * refused. */
+static void libseccomp_refusals(void **state)
+{
+	(void)state;
+	uint32_t rd = nr_of(X86_64, "read");
+	struct scmpc_cond both[2] = { { .arg = 0, .op = SCMPC_OP_EQ, .value = 1 },
+				      { .arg = 1, .op = SCMPC_OP_EQ, .value = 2 } };
+	/* shorter first: the longer one is dropped, (1, 2) -> ERRNO(1) */
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = api_policy(ALLOW, SCMPC_MERGE_LIBSECCOMP, X86_64);
+	lsc_rule(p, "read", EPERM_, 0, SCMPC_OP_EQ, 1, d);
+	api_rule(p, "read", SCMPC_ACT_KILL_PROCESS, both, 2, d);
+	scmpc_prog *g = compile(p, d);
+	assert_int_equal(scmpc_diag_warning_count(d), 0);
+	AT(p, g, X86_64, rd, ARGS(1, 2), EPERM_, 0);
+	AT(p, g, X86_64, rd, ARGS(1, 3), EPERM_, 0);
+	scmpc_prog_free(g);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+	/* longer first: libseccomp refuses the shorter one */
+	d = scmpc_diag_new();
+	p = api_policy(ALLOW, SCMPC_MERGE_LIBSECCOMP, X86_64);
+	api_rule(p, "read", SCMPC_ACT_KILL_PROCESS, both, 2, d);
+	lsc_rule(p, "read", EPERM_, 0, SCMPC_OP_EQ, 1, d);
+	g = compile(p, d);
+	assert_true(has_warning(d, "read: libseccomp 2.5.4 refuses this rule for read on x86_64 "
+				   "(EEXIST"));
+	AT(p, g, X86_64, rd, ARGS(1, 2), SCMPC_ACT_KILL_PROCESS, 0);	/* by severity */
+	AT(p, g, X86_64, rd, ARGS(1, 3), EPERM_, 1);
+	scmpc_prog_free(g);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+	/* the same comparison, another action */
+	d = scmpc_diag_new();
+	p = api_policy(ALLOW, SCMPC_MERGE_LIBSECCOMP, X86_64);
+	lsc_rule(p, "read", EPERM_, 0, SCMPC_OP_EQ, 1, d);
+	lsc_rule(p, "read", SCMPC_ACT_ERRNO(2), 0, SCMPC_OP_EQ, 1, d);
+	g = compile(p, d);
+	assert_true(has_warning(d, "(EEXIST"));
+	scmpc_prog_free(g);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 /* ------------------------------------------------------------- limits */
 
 static void limits_api(void **state)
@@ -611,6 +793,8 @@ int main(void)
 		cmocka_unit_test(multiplexed_libseccomp),
 		cmocka_unit_test(wide_constants_on_32bit_abis),
 		cmocka_unit_test(masked_datum),
+		cmocka_unit_test(libseccomp_precedence),
+		cmocka_unit_test(libseccomp_refusals),
 		cmocka_unit_test(limits_api),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

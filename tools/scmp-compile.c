@@ -691,7 +691,7 @@ static void print_help(FILE *f)
 "      --strict        unknown syscall names are errors, not warnings\n"
 "      --no-enosys     no runc-style ENOSYS for syscalls newer than the policy\n"
 "      --restrictive   overlapping rules: the most restrictive action wins,\n"
-"                      instead of runc's first unconditional rule\n"
+"                      instead of libseccomp's order (as runc and crun)\n"
 "      --runtime RT    whose filter to reproduce: runc (default; 1.2 and\n"
 "                      later), runc-1.1 (1.1.5, Debian 12's), crun or\n"
 "                      libseccomp (its rules alone, no ENOSYS stub)\n"
@@ -849,7 +849,7 @@ static const struct {
 	  "      --no-enosys     no runc-style ENOSYS for syscalls newer than the policy\n" },
 	{ F_RESTRICTIVE, NULL,
 	  "      --restrictive   overlapping rules: the most restrictive action wins,\n"
-	  "                      instead of runc's first unconditional rule\n" },
+	  "                      instead of libseccomp's order (as runc and crun)\n" },
 	{ F_RUNTIME, NULL,
 	  "      --runtime RT    whose filter to reproduce: runc (default; 1.2 and\n"
 	  "                      later), runc-1.1 (1.1.5, Debian 12's), crun or\n"
