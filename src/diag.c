@@ -89,6 +89,15 @@ int diag_err_insn(scmpc_diag *d, int err, long insn, const char *fmt, ...)
 	return err;
 }
 
+static void add_warning(scmpc_diag *d, const char *msg)
+{
+	if (!array_reserve(&d->warnings, &d->cap, d->nwarnings, sizeof(*d->warnings), 8))
+		return;	/* a warning lost to ENOMEM is not worth failing for */
+	char *s = strdup(msg);
+	if (s)
+		d->warnings[d->nwarnings++] = s;
+}
+
 void diag_warn(scmpc_diag *d, const char *fmt, ...)
 {
 	char buf[512];
@@ -99,11 +108,7 @@ void diag_warn(scmpc_diag *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (!array_reserve(&d->warnings, &d->cap, d->nwarnings, sizeof(*d->warnings), 8))
-		return;	/* a warning lost to ENOMEM is not worth failing for */
-	char *s = strdup(buf);
-	if (s)
-		d->warnings[d->nwarnings++] = s;
+	add_warning(d, buf);
 }
 
 void diag_warn_once(scmpc_diag *d, const char *fmt, ...)
@@ -119,5 +124,5 @@ void diag_warn_once(scmpc_diag *d, const char *fmt, ...)
 	for (size_t i = 0; i < d->nwarnings; i++)
 		if (!strcmp(d->warnings[i], buf))
 			return;
-	diag_warn(d, "%s", buf);
+	add_warning(d, buf);
 }

@@ -220,16 +220,25 @@ static bool leaf(const struct lt_node *x)
 	return x->sub[0] == NONE && x->sub[1] == NONE;
 }
 
+/* The first node of AT's level, as libseccomp's walks find it (its
+ * neighbours backwards); NONE when STEPS (if counted) passes the limit. */
+static int32_t level_start(const struct lsc_tree *t, int32_t at, size_t *steps)
+{
+	while (t->n[at].prev != NONE) {
+		at = t->n[at].prev;
+		if (steps && ++*steps > STEP_LIMIT)
+			return NONE;
+	}
+	return at;
+}
+
 /* Every action in the level at AT and below is ACT. */
 static int acts_all(const struct lsc_tree *t, int32_t at, uint32_t act, size_t *steps)
 {
 	if (at == NONE)
 		return 0;
-	while (t->n[at].prev != NONE) {
-		at = t->n[at].prev;
-		if (++*steps > STEP_LIMIT)
-			return -ELOOP;
-	}
+	if ((at = level_start(t, at, steps)) == NONE)
+		return -ELOOP;
 	for (; at != NONE; at = t->n[at].next) {
 		const struct lt_node *x = &t->n[at];
 		if (++*steps > STEP_LIMIT)
@@ -326,11 +335,8 @@ static int check_level(struct lsc_tree *t, int32_t at, size_t *steps)
 {
 	if (at == NONE)
 		return 0;
-	while (t->n[at].prev != NONE) {
-		at = t->n[at].prev;
-		if (++*steps > STEP_LIMIT)
-			return -ELOOP;
-	}
+	if ((at = level_start(t, at, steps)) == NONE)
+		return -ELOOP;
 	if (t->mark[at] == 2)
 		return 0;
 	if (t->mark[at] == 1)
@@ -448,9 +454,7 @@ static bool walk(const struct lsc_tree *t, int32_t at, const struct seccomp_data
 {
 	if (at == NONE)
 		return false;
-	while (t->n[at].prev != NONE)
-		at = t->n[at].prev;
-	for (; at != NONE; at = t->n[at].next) {
+	for (at = level_start(t, at, NULL); at != NONE; at = t->n[at].next) {
 		const struct lt_node *x = &t->n[at];
 		int b = holds(x, sd);
 		if (x->sub[b] != NONE) {
@@ -478,8 +482,7 @@ bool lsc_tree_eval(const struct lsc_tree *t, const struct seccomp_data *sd, uint
 static uint32_t lower_level(struct dag *g, const struct lsc_tree *t, int32_t at,
 			    const struct arch_info *ai, uint32_t cont)
 {
-	while (t->n[at].prev != NONE)
-		at = t->n[at].prev;
+	at = level_start(t, at, NULL);	/* the tree was checked: no loops */
 	size_t n = 0;
 	for (int32_t i = at; i != NONE; i = t->n[i].next)
 		n++;

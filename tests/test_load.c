@@ -1185,9 +1185,10 @@ static void int80_child(void *arg)
 	CHECK(syscall(SYS_getppid) == ppid, "native getppid");
 }
 
-static void test_compat_int80_high_words(void **state)
+/* Seccomp, and i386 code through int $0x80 (the kernel may lack
+ * IA32_EMULATION or have it off). */
+static void require_int80(void)
 {
-	(void)state;
 	require_seccomp();
 	struct child c;
 	run_child(int80_works_child, NULL, &c);
@@ -1195,6 +1196,12 @@ static void test_compat_int80_high_words(void **state)
 		print_message("skipped: int $0x80 does not work here (%s)\n", status_str(c.status));
 		skip();
 	}
+}
+
+static void test_compat_int80_high_words(void **state)
+{
+	(void)state;
+	require_int80();
 	expect_child_ok(int80_premise_child, NULL);
 	expect_child_ok(int80_child, NULL);
 }
@@ -1241,13 +1248,7 @@ static void multiplexer_child(void *arg)
 static void test_compat_multiplexers(void **state)
 {
 	(void)state;
-	require_seccomp();
-	struct child c;
-	run_child(int80_works_child, NULL, &c);
-	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0) {
-		print_message("skipped: int $0x80 does not work here (%s)\n", status_str(c.status));
-		skip();
-	}
+	require_int80();
 	expect_child_ok(multiplexer_child, NULL);
 }
 
