@@ -307,8 +307,18 @@ SCMPC_API int scmpc_policy_set_limit(scmpc_policy *p, enum scmpc_arch a, uint32_
 enum scmpc_merge {
 	SCMPC_MERGE_RESTRICTIVE = 0,
 	SCMPC_MERGE_LIBSECCOMP = 1,
+	/* LIBSECCOMP, except that a rule libseccomp refuses (EEXIST) is an
+	 * error, not a warning: scmpc_compile() and scmpc_policy_check() fail
+	 * with -EEXIST where libseccomp's seccomp_rule_add() would. */
+	SCMPC_MERGE_LIBSECCOMP_STRICT = 2,
 };
 SCMPC_API int scmpc_policy_set_merge(scmpc_policy *p, enum scmpc_merge m, scmpc_diag *d);
+
+/* Resolve P's rules on each of its ABIs as scmpc_compile() does, without
+ * compiling: the errors and warnings the compiler would give about the
+ * rules themselves (a rule libseccomp refuses under the strict LIBSECCOMP
+ * merge, ...), at a fraction of the cost. */
+SCMPC_API int scmpc_policy_check(const scmpc_policy *p, scmpc_diag *d);
 
 struct scmpc_rule {
 	size_t sz;		/* sizeof(struct scmpc_rule) */

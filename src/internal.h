@@ -114,7 +114,8 @@ struct scmpc_policy {
 	uint32_t def_action;
 	uint32_t badarch_action;
 	unsigned load_flags;
-	enum scmpc_merge merge;
+	enum scmpc_merge merge;		/* RESTRICTIVE or LIBSECCOMP */
+	bool lsc_strict;		/* LIBSECCOMP_STRICT: refusals are errors */
 	uint32_t unknown_action;
 	bool unknown_set;
 	enum scmpc_unknown_threshold unknown_thr;
@@ -158,6 +159,12 @@ struct view_tree {
 	uint32_t nr;
 	struct lsc_tree *t;
 };
+
+/* The view whose rules decide nr == -1 under AUDIT: the first of the
+ * policy's ABIs with that AUDIT_ARCH that has rules for -1 (positions
+ * [*LO, *HI) of it), or NULL when none has and -1 gets the default. */
+const struct arch_view *minus1_view(const scmpc_policy *p, const struct arch_view *views,
+				    uint32_t audit, size_t *lo, size_t *hi);
 
 /* The tree that decides NR on V, or NULL when its rules do. */
 const struct lsc_tree *view_tree(const struct arch_view *v, uint32_t nr);

@@ -730,8 +730,8 @@ static bool number_part(struct dag *g, const scmpc_policy *p, const struct arch_
 	return push_gap(g, p, v, rv, next, hi, hot_lo);
 }
 
-static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct segment *segs,
-			    size_t nseg, uint32_t hot_lo, bool compact)
+static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct arch_view *views,
+			    const struct segment *segs, size_t nseg, uint32_t hot_lo, bool compact)
 {
 	struct range_vec rv = { 0 };
 	uint32_t root = NODE_NONE;
@@ -767,12 +767,22 @@ static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct s
 		    !push_range(g, &rv, hi + 1, sg->hi, dag_ret(g, sg->lim->action), hot_lo))
 			goto out;
 	}
-	/* nr == -1 is a tracer skipping the call: the default, on every ABI,
-	 * unless runc's stub (which does not tell -1 apart) says otherwise.  It
-	 * lies in the last part, x32's on x86_64. */
+	/* nr == -1 is a tracer skipping the call: the default on every ABI,
+	 * unless runc's stub (which does not tell -1 apart) says otherwise, or
+	 * rules name -1 itself (libseccomp's API_TSKIP).  The stub lies in the
+	 * last part, x32's on x86_64. */
 	const struct limit *top = nseg ? segs[nseg - 1].lim : NULL;
-	uint32_t minus1 = limit_hits(top, UINT32_MAX) ? top->action : p->def_action;
-	if (!push_range(g, &rv, UINT32_MAX, UINT32_MAX, dag_ret(g, minus1), hot_lo))
+	const struct arch_view *mv = NULL;
+	uint32_t minus1;
+	size_t lo1, hi1;
+	for (size_t s = 0; s < nseg && !mv && !limit_hits(top, UINT32_MAX); s++)
+		if (segs[s].v)
+			mv = minus1_view(p, views, segs[s].v->info->audit, &lo1, &hi1);
+	if (mv)
+		minus1 = syscall_node(g, p, mv, lo1, hi1, compact);
+	else
+		minus1 = dag_ret(g, limit_hits(top, UINT32_MAX) ? top->action : p->def_action);
+	if (!push_range(g, &rv, UINT32_MAX, UINT32_MAX, minus1, hot_lo))
 		goto out;
 	root = layout_tree(g, rv.v, rv.n, LAYOUT_NUMBERS);
 out:
@@ -841,7 +851,7 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 				segs[kept++] = segs[k];
 		}
 		nseg = kept;
-		uint32_t tree = number_tree(g, p, segs, nseg, hot_lo, compact);
+		uint32_t tree = number_tree(g, p, views, segs, nseg, hot_lo, compact);
 		if (tree == NODE_NONE)
 			break;
 		audits[naudit] = ai->audit;

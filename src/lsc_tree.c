@@ -396,7 +396,11 @@ int lsc_tree_build(struct lsc_tree **out, const scmpc_policy *p, const struct ar
 			snprintf(call, sizeof(call), "%s", name);
 		else
 			snprintf(call, sizeof(call), "syscall %u", v->rs[i].nr);
-		if (rc == -EEXIST)
+		if (rc == -EEXIST && p->lsc_strict)
+			diag_err(d, rc, orig->origin, "libseccomp 2.5.4 refuses this rule for %s on %s "
+				 "(EEXIST: an earlier rule with the same comparisons ends in another "
+				 "action)", call, v->info->name);
+		else if (rc == -EEXIST)
 			diag_warn_once(d, "%s%slibseccomp 2.5.4 refuses this rule for %s on %s (EEXIST: "
 				       "an earlier rule with the same comparisons ends in another "
 				       "action), so runc and crun refuse the profile; scmpc decides "

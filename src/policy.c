@@ -179,9 +179,27 @@ SCMPC_API unsigned scmpc_policy_flags(const scmpc_policy *p) { return p->load_fl
 
 SCMPC_API int scmpc_policy_set_merge(scmpc_policy *p, enum scmpc_merge m, scmpc_diag *d)
 {
-	if (m != SCMPC_MERGE_RESTRICTIVE && m != SCMPC_MERGE_LIBSECCOMP)
+	if (!p)
+		return diag_err(d, -EINVAL, NULL, "no policy");
+	if (m != SCMPC_MERGE_RESTRICTIVE && m != SCMPC_MERGE_LIBSECCOMP &&
+	    m != SCMPC_MERGE_LIBSECCOMP_STRICT)
 		return diag_err(d, -EINVAL, NULL, "unknown merge mode %d", (int)m);
-	p->merge = m;
+	p->lsc_strict = m == SCMPC_MERGE_LIBSECCOMP_STRICT;
+	p->merge = p->lsc_strict ? SCMPC_MERGE_LIBSECCOMP : m;
+	return 0;
+}
+
+SCMPC_API int scmpc_policy_check(const scmpc_policy *p, scmpc_diag *d)
+{
+	if (!p)
+		return diag_err(d, -EINVAL, NULL, "no policy");
+	for (size_t i = 0; i < p->narches; i++) {
+		struct arch_view v;
+		int rc = arch_view_init(&v, p, p->arches[i], d);
+		if (rc < 0)
+			return rc;
+		arch_view_fini(&v);
+	}
 	return 0;
 }
 
@@ -618,10 +636,15 @@ static int build_trees(const scmpc_policy *p, struct arch_view *v, scmpc_diag *d
 				conflict = x->action != y->action &&
 					   rules_may_overlap(x, y, v->info->compat32);
 			}
-		if (!conflict)
+		/* Rules that cannot match together decide alike in any order,
+		 * but libseccomp may still refuse one: the strict merge builds
+		 * the tree to find out. */
+		if (!conflict && !(mixed && p->lsc_strict))
 			continue;
 		struct lsc_tree *t;
 		rc = lsc_tree_build(&t, p, v, pos, n, d);
+		if (rc == -EEXIST && p->lsc_strict)
+			break;
 		if (rc == -EEXIST || rc == -ELOOP) {
 			rc = 0;		/* warned; the call is decided by severity */
 			continue;
@@ -641,6 +664,19 @@ static int build_trees(const scmpc_policy *p, struct arch_view *v, scmpc_diag *d
 	}
 	free(pos);
 	return rc;
+}
+
+const struct arch_view *minus1_view(const scmpc_policy *p, const struct arch_view *views,
+				    uint32_t audit, size_t *lo, size_t *hi)
+{
+	for (size_t i = 0; i < p->narches; i++) {
+		if (views[i].info->audit != audit)
+			continue;
+		arch_view_find(&views[i], UINT32_MAX, lo, hi);
+		if (*lo < *hi)
+			return &views[i];
+	}
+	return NULL;
 }
 
 const struct lsc_tree *view_tree(const struct arch_view *v, uint32_t nr)

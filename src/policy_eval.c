@@ -65,8 +65,6 @@ uint32_t eval_on_view(const scmpc_policy *p, const struct arch_view *v,
 	const struct limit *l = call_limit(p, v->info->audit, nr);
 	if (limit_hits(l, nr))
 		return l->action;
-	if (nr == 0xffffffffU)
-		return p->def_action;
 	arch_view_find(v, nr, &lo, &hi);
 	const struct lsc_tree *t = view_tree(v, nr);
 	if (t) {
@@ -295,8 +293,6 @@ uint32_t eval_indexed(const scmpc_policy *p, const struct arch_view *v,
 	const struct limit *l = call_limit(p, v->info->audit, ix->nr);
 	if (limit_hits(l, ix->nr))
 		return l->action;
-	if (ix->nr == 0xffffffffU)
-		return p->def_action;
 	for (size_t i = 0; i < ix->nscan; i++)
 		if (rule_holds(view_rule(p, v, ix->scan[i]), compat32, sd))
 			consider(p, v, ix->scan[i], &best);
@@ -342,8 +338,11 @@ uint32_t policy_decide(const scmpc_policy *p, const struct arch_view *views,
 	const struct limit *l = audit_known ? call_limit(p, sd->arch, nr) : NULL;
 	if (limit_hits(l, nr))
 		return l->action;
-	if (audit_known && nr == 0xffffffffU)
-		return p->def_action;
+	if (audit_known && nr == 0xffffffffU) {
+		size_t lo, hi;
+		const struct arch_view *v = minus1_view(p, views, sd->arch, &lo, &hi);
+		return v ? eval_on_view(p, v, sd, rule) : p->def_action;
+	}
 	for (size_t i = 0; i < p->narches; i++)
 		if (views[i].arch == a)
 			return eval_on_view(p, &views[i], sd, rule);

@@ -362,9 +362,15 @@ static int verify_audit(const scmpc_policy *p, const struct arch_view *views, ui
 		struct seccomp_data sd = { .nr = (int)nums[i], .arch = audit };
 		enum scmpc_arch a = arch_of_call(sd.arch, nums[i]);
 		const struct arch_view *dv = NULL;
-		for (size_t k = 0; k < p->narches; k++)
-			if (views[k].arch == a)
-				dv = &views[k];
+		size_t lo, hi;
+		if (nums[i] == 0xffffffffU) {
+			/* -1: the rules of the first ABI that names it, or none */
+			dv = minus1_view(p, views, audit, &lo, &hi);
+		} else {
+			for (size_t k = 0; k < p->narches; k++)
+				if (views[k].arch == a)
+					dv = &views[k];
+		}
 		if (!dv) {
 			/* A foreign ABI's numbers: no argument may matter. */
 			err = check_point(p, views, insns, len, &sd, d);

@@ -384,6 +384,38 @@ static void test_x32_bit(void **state)
 	scmpc_diag_free(d);
 }
 
+/* Rules on -1 itself (libseccomp's API_TSKIP) decide it, on the first ABI
+ * of its AUDIT_ARCH that has them; without them it keeps the default. */
+static void test_minus_one_rules(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X32, d), 0);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_I386, d), 0);
+	struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = 5 };
+	struct scmpc_rule r = { .sz = sizeof(r), .nr = 0xffffffffU, .arch = SCMPC_ARCH_X32,
+				.action = SCMPC_ACT_TRAP };
+	assert_true(scmpc_policy_add_rule(p, &r, d) >= 0);
+	r = (struct scmpc_rule){ .sz = sizeof(r), .nr = 0xffffffffU, .arch = SCMPC_ARCH_X86_64,
+				 .action = SCMPC_ACT_ALLOW, .conds = &c, .nconds = 1 };
+	assert_true(scmpc_policy_add_rule(p, &r, d) >= 0);
+	scmpc_prog *prog = compile(p, d, 0);
+	/* x86_64 comes first in the policy: its conditional rule decides. */
+	assert_int_equal(run(prog, SCMPC_ARCH_X86_64, 0xffffffff, 5, 0, NULL), SCMPC_ACT_ALLOW);
+	assert_int_equal(run(prog, SCMPC_ARCH_X86_64, 0xffffffff, 4, 0, NULL), SCMPC_ACT_ERRNO(1));
+	/* i386 has no rule on -1. */
+	assert_int_equal(run(prog, SCMPC_ARCH_I386, 0xffffffff, 5, 0, NULL), SCMPC_ACT_ERRNO(1));
+	struct seccomp_data sd = { .nr = -1, .arch = scmpc_arch_audit(SCMPC_ARCH_X86_64) };
+	sd.args[0] = 5;
+	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_ALLOW);
+	sd.arch = scmpc_arch_audit(SCMPC_ARCH_I386);
+	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_ERRNO(1));
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 static void test_unknown_numbers(void **state)
 {
 	(void)state;
@@ -689,6 +721,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_operators_64),
+		cmocka_unit_test(test_minus_one_rules),
 		cmocka_unit_test(test_operators_32),
 		cmocka_unit_test(test_masked_eq),
 		cmocka_unit_test(test_tautological_halves_dropped),

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * libseccomp's API on scmpc: what the compatible library's files share.
+ *
+ * A filter context keeps what the caller asked for in libseccomp's terms,
+ * one rule list per ABI as libseccomp keeps one database per ABI (a rule
+ * reaches the ABIs the context has when it is added, translated to each),
+ * and turns it into an scmpc policy under the LIBSECCOMP merge only when a
+ * program is wanted.  Everything below uses scmpc's public API alone.
+ */
+#ifndef SCMPC_COMPAT_H
+#define SCMPC_COMPAT_H
+
+#include <seccomp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scmpc.h"
+
+/* libseccomp's pseudo-syscall numbers (generated from seccomp-syscalls.h). */
+struct compat_pnr {
+	const char *name;
+	int nr;
+};
+extern const struct compat_pnr compat_pnr[];
+extern const size_t compat_npnr;
+
+/* One rule as it landed on one ABI, numbered for that ABI. */
+struct compat_rule {
+	uint32_t action;
+	uint32_t nr;		/* 0xffffffff: -1, the tracer's skipped call */
+	bool pseudo;		/* nr is a pseudo number (a call the ABI lacks):
+				   kept, as libseccomp keeps it, out of programs */
+	unsigned nconds;
+	struct scmpc_cond conds[6];	/* by argument, as libseccomp chains them */
+};
+
+struct compat_filter {
+	enum scmpc_arch arch;
+	struct compat_rule *rules;
+	size_t n, cap;
+};
+
+struct compat_attrs {
+	uint32_t act_default, act_badarch, optimize;
+	bool nnp, tsync, tskip, log, ssb, sysrawrc, waitkill;
+};
+
+struct compat_ctx {
+	uint32_t magic;
+	struct compat_attrs a;
+	struct compat_filter *f;	/* in the order the ABIs were added */
+	size_t nf;
+	bool notify_used;
+	scmpc_prog *prog;		/* the compiled program, until a change */
+	struct compat_ctx *saved;	/* transaction snapshots, newest first */
+};
+
+/* The policy the context describes, under the LIBSECCOMP merge. */
+int compat_policy(const struct compat_ctx *c, scmpc_policy **out, scmpc_diag *d);
+/* libseccomp's name for ABI A ("x86" for i386, scmpc's otherwise). */
+const char *compat_arch_name(enum scmpc_arch a);
+/* The name of NR on A as libseccomp resolves numbers (pseudo numbers
+ * included), in BUF; NULL when there is none. */
+const char *compat_syscall_name(enum scmpc_arch a, int nr, char *buf, size_t len);
+
+/* seccomp_export_pfc() */
+int compat_write_pfc(const struct compat_ctx *c, int fd);
+
+#endif
