@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 #include <linux/filter.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dag.h"
@@ -95,6 +96,8 @@ static uint32_t intern(struct dag *g, struct node n)
 		goto oom;
 	}
 	if (g->n >= DAG_MAX_NODES) {
+		if (!g->too_big)
+			g->limit = DAG_LIMIT_NODES;
 		g->too_big = true;
 		goto oom;
 	}
@@ -182,4 +185,33 @@ out:
 	free(seen);
 	free(stack);
 	return count;
+}
+
+int dag_limit_error(const struct dag *g, scmpc_diag *d)
+{
+	char call[96] = "";
+	if (g->blamed && g->blame_call)
+		snprintf(call, sizeof(call), " (reached at %s on %s, %zu rules)", g->blame_call, g->blame_abi,
+			 g->blame_rules);
+	else if (g->blamed)
+		snprintf(call, sizeof(call), " (reached at syscall %u on %s, %zu rules)", g->blame_nr,
+			 g->blame_abi, g->blame_rules);
+	switch (g->limit) {
+	case DAG_LIMIT_RANGES:
+		return diag_err(d, -E2BIG, NULL,
+				"the policy cannot fit%s: it splits into %zu ranges of values, "
+				"which take at least %zu instructions; the kernel accepts at most %d",
+				call, g->ranges, (g->ranges - 1) / 2, BPF_MAXINSNS);
+	case DAG_LIMIT_WORK:
+		return diag_err(d, -E2BIG, NULL,
+				"the policy is too complex to compile%s: lowering its argument checks "
+				"takes more than the compiler's bound of %llu steps (about a second); "
+				"the program may well be small, but scmpc does not find it within "
+				"that bound", call, (unsigned long long)DAG_MAX_WORK);
+	case DAG_LIMIT_NODES:
+	default:
+		return diag_err(d, -E2BIG, NULL,
+				"the policy is too complex to compile%s: its decisions need more than "
+				"the compiler's bound of %u distinct tests", call, DAG_MAX_NODES);
+	}
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scmpc.h"
+
 enum node_kind {
 	N_RET,	/* return k */
 	N_JMP,	/* if (A op k) goto a else goto b */
@@ -26,6 +28,15 @@ struct node {
 	uint32_t a, b;
 };
 
+/* Why a DAG was given up as too big: each bound says something different
+ * about the policy, and the message must say which. */
+enum dag_limit {
+	DAG_LIMIT_NONE,
+	DAG_LIMIT_NODES,	/* DAG_MAX_NODES distinct tests */
+	DAG_LIMIT_WORK,		/* DAG_MAX_WORK units of lowering */
+	DAG_LIMIT_RANGES,	/* more ranges than a 4096-instruction search holds */
+};
+
 struct dag {
 	struct node *nodes;
 	size_t n, cap;
@@ -33,6 +44,13 @@ struct dag {
 	size_t tcap;
 	bool oom;		/* sticky: once set, every builder returns NODE_NONE */
 	bool too_big;		/* set with oom when a DAG_MAX_* limit is reached */
+	enum dag_limit limit;	/* which one, for the message */
+	size_t ranges;		/* DAG_LIMIT_RANGES: how many the layout was given */
+	/* The call being lowered when the limit was reached, if any. */
+	const char *blame_abi, *blame_call;	/* blame_call NULL: no name */
+	uint32_t blame_nr;
+	size_t blame_rules;
+	bool blamed;
 	uint64_t work;		/* lowering steps, weighted by their size */
 	/* A trial (dag_trial_begin) in progress: its bounds, 0 when none, and
 	 * whether it went past them (oom is set too, to stop the builders). */
@@ -49,6 +67,10 @@ struct dag {
  * (about a second) cannot fit either. */
 #define DAG_MAX_WORK (1ull << 27)
 
+/* The error for a DAG given up as too big (g->too_big): which bound, and
+ * the call it was reached on. */
+int dag_limit_error(const struct dag *g, scmpc_diag *d);
+
 /* Charge N units of lowering work; false (and the DAG marked too big) when
  * the budget is spent. */
 static inline bool dag_charge(struct dag *g, uint64_t n)
@@ -60,6 +82,7 @@ static inline bool dag_charge(struct dag *g, uint64_t n)
 	}
 	if (g->work > DAG_MAX_WORK && !g->too_big) {
 		g->too_big = true;
+		g->limit = DAG_LIMIT_WORK;
 		g->oom = true;
 	}
 	return !g->oom;

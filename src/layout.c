@@ -301,10 +301,15 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 	 * kernel loads, refuse before the quadratic greedy spends seconds on
 	 * it; nearer, build it so the error can name the program's size. */
 	if ((n - 1) / 2 > 2 * BPF_MAXINSNS) {
-		if (g->trial_nodes)
+		if (g->trial_nodes) {
 			g->trial_failed = true;	/* the caller has another way */
-		else
+		} else {
+			if (!g->too_big) {
+				g->limit = DAG_LIMIT_RANGES;
+				g->ranges = n;
+			}
 			g->too_big = true;
+		}
 		g->oom = true;
 		return NODE_NONE;
 	}

@@ -678,11 +678,30 @@ static bool push_gap(struct dag *g, const scmpc_policy *p, const struct arch_vie
 	return true;
 }
 
+static uint32_t syscall_node_of(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+				size_t lo, size_t hi, bool compact);
+
+/* The lowered decision of one call; the call is named if a bound of the
+ * compiler is reached on it. */
+static uint32_t syscall_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+			     size_t lo, size_t hi, bool compact)
+{
+	uint32_t node = syscall_node_of(g, p, v, lo, hi, compact);
+	if (g->too_big && !g->blamed) {
+		g->blamed = true;
+		g->blame_abi = v->info->name;
+		g->blame_nr = v->rs[lo].nr;
+		g->blame_call = arch_syscall_name(v->info, v->rs[lo].nr);
+		g->blame_rules = hi - lo;
+	}
+	return node;
+}
+
 /* The lowered decision of one syscall, unless the plain chain of its rules
  * is smaller: masks that span both halves of a word, or conditions on
  * several arguments, can make every subset of rules a separate subtree. */
-static uint32_t syscall_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-			     size_t lo, size_t hi, bool compact)
+static uint32_t syscall_node_of(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+				size_t lo, size_t hi, bool compact)
 {
 	/* libseccomp's order decides this call: its tree, as it is. */
 	const struct lsc_tree *t = view_tree(v, v->rs[lo].nr);
@@ -858,9 +877,7 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 		sections[naudit++] = tree;
 	}
 	if (g->too_big)
-		return diag_err(d, -E2BIG, NULL,
-				"the policy is too complex: its decisions outgrow what a program "
-				"of at most 4096 instructions can hold");
+		return dag_limit_error(g, d);
 	if (g->oom)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 

@@ -196,9 +196,7 @@ int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *view
 	}
 	chain = dag_ld(g, offsetof(struct seccomp_data, arch), chain);
 	if (g->too_big)
-		return diag_err(d, -E2BIG, NULL,
-				"the policy is too complex: its decisions outgrow what a program "
-				"of at most 4096 instructions can hold");
+		return dag_limit_error(g, d);
 	if (g->oom || chain == NODE_NONE)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	return chain;

@@ -534,6 +534,29 @@ static void test_compact_fallback(void **state)
  * one argument a different problem for the other: the tree search gives up
  * for the chain of rules, which is still far too big to load; it must fail
  * with that reason rather than grind. */
+/* When a bound of the compiler, not the kernel's 4096, stops a policy, the
+ * message says so and names the call: 60000 consecutive values would make
+ * a small program, but scmpc gives up before it finds it. */
+static void test_compiler_bound_named(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	for (uint64_t i = 0; i < 60000; i++) {
+		struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = i };
+		rule(p, d, "read", SCMPC_ACT_ALLOW, &c, 1);
+	}
+	scmpc_prog *prog = NULL;
+	assert_int_equal(scmpc_compile(p, NULL, &prog, d), -E2BIG);
+	assert_null(prog);
+	const char *m = scmpc_diag_message(d);
+	assert_non_null(strstr(m, "too complex to compile (reached at read on x86_64, 60000 rules)"));
+	assert_non_null(strstr(m, "the compiler's bound"));
+	assert_null(strstr(m, "4096"));
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 static void test_too_complex(void **state)
 {
 	(void)state;
@@ -721,6 +744,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_operators_64),
+		cmocka_unit_test(test_compiler_bound_named),
 		cmocka_unit_test(test_minus_one_rules),
 		cmocka_unit_test(test_operators_32),
 		cmocka_unit_test(test_masked_eq),
