@@ -149,6 +149,11 @@ uint32_t dag_ld(struct dag *g, uint32_t off, uint32_t next)
 {
 	if (next == NODE_NONE || g->oom)
 		return NODE_NONE;
+	/* A load whose value nothing reads is dead: a constant return after it
+	 * would cost an instruction and, loading an argument, keep the kernel
+	 * from caching a call whose decision does not depend on it. */
+	if (g->nodes[next].kind == N_RET)
+		return next;
 	return intern(g, (struct node){ .kind = N_LD, .k = off, .a = next,
 					.cost = cost_after(g, next) });
 }
@@ -157,6 +162,8 @@ uint32_t dag_and(struct dag *g, uint32_t k, uint32_t next)
 {
 	if (next == NODE_NONE || g->oom)
 		return NODE_NONE;
+	if (g->nodes[next].kind == N_RET)
+		return next;	/* as for dag_ld: nothing reads A */
 	return intern(g, (struct node){ .kind = N_AND, .k = k, .a = next,
 					.cost = cost_after(g, next) });
 }

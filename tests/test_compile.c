@@ -557,6 +557,37 @@ static void test_compiler_bound_named(void **state)
 	scmpc_diag_free(d);
 }
 
+/* Rules that together allow every argument value leave no argument load
+ * before the return, so the kernel caches the call: its decision, not the
+ * rules' shape, is what counts. */
+static void test_tautologies_cacheable(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	struct scmpc_cond ne1 = { .arg = 0, .op = SCMPC_OP_NE, .value = 1 };
+	struct scmpc_cond ne2 = { .arg = 0, .op = SCMPC_OP_NE, .value = 2 };
+	struct scmpc_cond ge0 = { .arg = 1, .op = SCMPC_OP_GE, .value = 0 };
+	rule(p, d, "read", SCMPC_ACT_ALLOW, &ne1, 1);
+	rule(p, d, "read", SCMPC_ACT_ALLOW, &ne2, 1);
+	rule(p, d, "close", SCMPC_ACT_ALLOW, &ge0, 1);
+	scmpc_prog *prog = compile(p, d, 0);
+	uint32_t audit = scmpc_arch_audit(SCMPC_ARCH_X86_64);
+	assert_int_equal(scmpc_cache_const_allow(scmpc_prog_insns(prog), scmpc_prog_len(prog), audit,
+						 0 /* read */, NULL), 1);
+	assert_int_equal(scmpc_cache_const_allow(scmpc_prog_insns(prog), scmpc_prog_len(prog), audit,
+						 3 /* close */, NULL), 1);
+	/* no instruction of the program reads an argument */
+	for (size_t i = 0; i < scmpc_prog_len(prog); i++) {
+		const struct sock_filter *f = &scmpc_prog_insns(prog)[i];
+		if (BPF_CLASS(f->code) == BPF_LD)
+			assert_true(f->k < offsetof(struct seccomp_data, args));
+	}
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 static void test_too_complex(void **state)
 {
 	(void)state;
@@ -744,6 +775,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_operators_64),
+		cmocka_unit_test(test_tautologies_cacheable),
 		cmocka_unit_test(test_compiler_bound_named),
 		cmocka_unit_test(test_minus_one_rules),
 		cmocka_unit_test(test_operators_32),
