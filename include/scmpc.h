@@ -202,7 +202,8 @@ SCMPC_API void scmpc_action_str(uint32_t act, char *buf, size_t len);
 /* The action S names: what scmpc_action_str() writes (KILL_PROCESS,
  * KILL_THREAD, TRAP, ERRNO(N), TRACE(N), LOG, ALLOW, USER_NOTIF), KILL and
  * NOTIFY, with or without libseccomp's SCMP_ACT_ prefix, in any case.
- * -EINVAL when S names none, -ERANGE for data the kernel does not honour. */
+ * -EINVAL when S names none, -ERANGE for data the kernel does not honour
+ * (ERRNO above 4095, TRACE above 65535, or negative): never cut to 16 bits. */
 SCMPC_API int scmpc_action_parse(const char *s, uint32_t *act);
 
 /* ----------------------------------------------------------------- policy */
@@ -231,6 +232,9 @@ struct scmpc_cond {
 
 typedef struct scmpc_policy scmpc_policy;
 
+/* NULL when DEFAULT_ACTION is not valid (scmpc_action_valid()) or without
+ * memory.  USER_NOTIF is taken, as the kernel takes it, and scmpc_compile()
+ * warns: every call no rule decides then waits for the listener. */
 SCMPC_API scmpc_policy *scmpc_policy_new(uint32_t default_action);
 SCMPC_API void scmpc_policy_free(scmpc_policy *p);
 SCMPC_API uint32_t scmpc_policy_default_action(const scmpc_policy *p);
@@ -647,6 +651,10 @@ SCMPC_API int scmpc_probe_action(uint32_t act, scmpc_diag *d);
  * handle per supervisor thread. */
 typedef struct scmpc_notify scmpc_notify;
 
+/* -EBADF for a negative or closed fd, -EINVAL for one that is not a
+ * seccomp listener (/proc/self/fd names it "anon_inode:seccomp notify";
+ * without /proc, the first receive tells).  scmpc_notify_handoff() checks
+ * its fd the same way. */
 SCMPC_API int scmpc_notify_new(int listener_fd, scmpc_notify **out, scmpc_diag *d);
 SCMPC_API void scmpc_notify_free(scmpc_notify *n);
 /* Wait for the next request; *REQ points into N until the next receive.

@@ -33,6 +33,14 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 		return diag_err(d, -EINVAL, NULL, "the policy has no architecture");
 	if ((err = policy_views_init(p, views, d)) < 0)
 		return err;
+	/* The kernel takes it, so the policy may hold it, but a filtered
+	 * process then waits on the listener for every call no rule decides,
+	 * the ones that would pass the listener on among them. */
+	if (p->def_action == SCMPC_ACT_USER_NOTIF)
+		diag_warn(d, "the default action is USER_NOTIF: every call no rule decides, "
+			  "including those that would hand the listener to a supervisor, waits "
+			  "for an answer from the listener (runc refuses this default; a "
+			  "supervisor can take the listener with pidfd_getfd(2))");
 
 	/* Argument checks are laid out for the shortest worst path; when that
 	 * makes the program too long for the kernel, once more for size. */

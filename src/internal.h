@@ -278,6 +278,12 @@ bool host_big_endian(void);
  * order). */
 void bpf_swap(struct sock_filter *insns, size_t len);
 
+/* ---- json.c */
+/* Docker's default capability set, NULL-terminated: what a profile's
+ * includes/excludes.caps are matched against without scmpc_json_opts.caps,
+ * and what scmp-compile's --caps "default" adds. */
+const char *const *json_docker_default_caps(void);
+
 /* ---- compile.c */
 struct scmpc_prog {
 	struct sock_filter *insns;

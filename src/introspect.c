@@ -32,6 +32,7 @@ int proc_seccomp_status(pid_t tid, struct seccomp_status *st)
 	st->mode = -1;
 	st->filters = -1;
 	st->nnp = -1;
+	st->state = 0;
 	if (tid == 0)
 		snprintf(path, sizeof(path), "/proc/thread-self/status");
 	else
@@ -51,6 +52,8 @@ int proc_seccomp_status(pid_t tid, struct seccomp_status *st)
 			st->filters = atol(line + 16);
 		else if (!strncmp(line, "NoNewPrivs:", 11))
 			st->nnp = atoi(line + 11);
+		else if (!strncmp(line, "State:", 6))
+			st->state = line[6 + strspn(line + 6, " \t")];
 	}
 	fclose(f);
 	return 0;
@@ -65,6 +68,21 @@ SCMPC_API void scmpc_prog_array_free(scmpc_prog **progs, size_t n)
 	free(progs);
 }
 
+/* A zombie still shows its Seccomp lines, but ptrace cannot attach to it:
+ * said plainly, instead of every reason PTRACE_SEIZE may fail. */
+static int zombie_error(pid_t tid, scmpc_diag *d)
+{
+	return diag_err(d, -ESRCH, NULL, "thread %ld is a zombie: it has exited, and its "
+			"filters can no longer be read", (long)tid);
+}
+
+static bool is_zombie(pid_t tid)
+{
+	struct seccomp_status st;
+
+	return proc_seccomp_status(tid, &st) == 0 && (st.state == 'Z' || st.state == 'X');
+}
+
 /* Bring TID into a ptrace-stop.  *SIG gets a signal the stop intercepted,
  * to hand back at detach so the thread still receives it. */
 static int seize_stop(pid_t tid, int *sig, scmpc_diag *d)
@@ -76,6 +94,9 @@ static int seize_stop(pid_t tid, int *sig, scmpc_diag *d)
 		e = errno;
 		if (e == ESRCH)
 			return diag_err(d, -ESRCH, NULL, "no thread %ld", (long)tid);
+		/* it may have exited since its status was read */
+		if (e == EPERM && is_zombie(tid))
+			return zombie_error(tid, d);
 		if (e == EPERM)
 			return diag_err(d, -EPERM, NULL,
 					"cannot attach to thread %ld: it is already traced (if this "
@@ -218,6 +239,8 @@ SCMPC_API int scmpc_introspect(pid_t tid, const struct scmpc_introspect_opts *o,
 	r = proc_seccomp_status(tid, &ts);
 	if (r == -ENOENT)
 		return diag_err(d, -ESRCH, NULL, "no thread %ld", (long)tid);
+	if (r == 0 && (ts.state == 'Z' || ts.state == 'X'))
+		return zombie_error(tid, d);
 	/* Stopping a thread that has nothing to read would only disturb it. */
 	if (r == 0 && ts.mode == 0)
 		return 0;

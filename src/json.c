@@ -150,13 +150,27 @@ static int want_string(struct jctx *c, json_object *v, const char *where, const 
 	return 0;
 }
 
-static int want_u64(struct jctx *c, json_object *v, const char *where, uint64_t *out)
+/* V, which starts at AT in the text, as an unsigned integer.  Negative
+ * numbers are quoted from the text, not from json-c, which saturates those
+ * below INT64_MIN and reads "-0" as 0. */
+static int want_u64(struct jctx *c, json_object *v, size_t at, const char *where, uint64_t *out)
 {
 	switch (json_object_get_type(v)) {
 	case json_type_int:
-		if (json_object_get_int64(v) < 0)
-			return jerr(c, where, "expected an unsigned integer, got %s",
-				    json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+		if (at < c->len && c->text[at] == '-') {
+			size_t n = json_text_skip(c->text, c->len, at) - at;
+			/* Go's strconv.ParseUint, which decodes runc's and
+			 * Docker's unsigned fields, refuses any sign, so "-0"
+			 * fails there as -1 does. */
+			if (n == 2 && c->text[at + 1] == '0')
+				return jerr(c, where, "expected an unsigned integer, got -0 "
+					    "(runc and Docker refuse a minus sign even on zero)");
+			if (n > 40)
+				return jerr(c, where, "expected an unsigned integer, got %.20s... "
+					    "(%zu digits)", c->text + at, n - 1);
+			return jerr(c, where, "expected an unsigned integer, got %.*s", (int)n,
+				    c->text + at);
+		}
 		*out = json_object_get_uint64(v);
 		return 0;
 	case json_type_double:
@@ -444,7 +458,7 @@ static int check_replaced(struct jctx *c, enum fkind kind, size_t at, const char
 		break;
 	case F_UINT:
 	case F_PUINT:
-		r = want_u64(c, v, where, &u);
+		r = want_u64(c, v, at, where, &u);
 		break;
 	case F_KVER:
 		if (!(r = want_string(c, v, where, &s)))
@@ -670,6 +684,11 @@ static const char *const docker_default_caps[] = {
 	"CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE", NULL,
 };
 
+const char *const *json_docker_default_caps(void)
+{
+	return docker_default_caps;
+}
+
 /* Callers may spell capabilities as Docker's CLI accepts them: with or
  * without "CAP_", in any case. */
 static bool cap_eq(const char *a, const char *b)
@@ -726,7 +745,8 @@ static int errno_of(struct jctx *c, const char *s, const char *where, uint64_t *
 		for (const char *p = s; *p; p++) {
 			v = v * 10 + (uint64_t)(*p - '0');
 			if (v > 0xffffffffULL)
-				return jerr(c, where, "errno %s is above 4095", s);
+				return diag_err(c->d, -ERANGE, where, "errno %s is out of range 0-4095 "
+						"(the kernel caps errno at 4095)", s);
 		}
 		*out = v;
 		return 0;
@@ -752,13 +772,17 @@ static int errno_of(struct jctx *c, const char *s, const char *where, uint64_t *
 }
 
 /* The data of an ERRNO or TRACE action: the kernel caps errno at 4095 and
- * TRACE carries a 16-bit message. */
+ * TRACE carries a 16-bit message.  Larger values are refused, never cut to
+ * 16 bits as runc's int16() conversion does (70000 would become 4464). */
 static int action_data(struct jctx *c, uint32_t act, uint64_t v, const char *field, const char *where,
 		       uint32_t *out)
 {
-	uint64_t max = act == SCMPC_ACT_ERRNO(0) ? 4095 : 0xffff;
-	if (v > max)
-		return jerr(c, where, "%s %" PRIu64 " is above %" PRIu64, field, v, max);
+	if (act == SCMPC_ACT_ERRNO(0) && v > 4095)
+		return diag_err(c->d, -ERANGE, where, "%s %" PRIu64 " is out of range 0-4095 "
+				"(the kernel caps errno at 4095)", field, v);
+	if (v > 0xffff)
+		return diag_err(c->d, -ERANGE, where, "%s %" PRIu64 " is out of range 0-65535 "
+				"(TRACE data is 16 bits)", field, v);
 	*out = act | (uint32_t)v;
 	return 0;
 }
@@ -904,16 +928,17 @@ static int parse_arg(struct jctx *c, struct jval a, const char *aw, bool keep, s
 	if ((r = want_object(c, a, aw, arg_fields, true, &ao)))
 		return r;
 	if ((v = jget(&ao, "index"))) {
-		if ((r = want_u64(c, v, fpath(b, aw, &ao, "index"), &index)))
+		if ((r = want_u64(c, v, jv(&ao, "index").at, fpath(b, aw, &ao, "index"), &index)))
 			return r;
 		has_index = true;
 	}
 	if ((v = jget(&ao, "value"))) {
-		if ((r = want_u64(c, v, fpath(b, aw, &ao, "value"), &value)))
+		if ((r = want_u64(c, v, jv(&ao, "value").at, fpath(b, aw, &ao, "value"), &value)))
 			return r;
 		has_value = true;
 	}
-	if ((v = jget(&ao, "valueTwo")) && (r = want_u64(c, v, fpath(b, aw, &ao, "valueTwo"), &value2)))
+	if ((v = jget(&ao, "valueTwo")) && (r = want_u64(c, v, jv(&ao, "valueTwo").at,
+							 fpath(b, aw, &ao, "valueTwo"), &value2)))
 		return r;
 	if ((v = jget(&ao, "op")) && (r = want_string(c, v, fpath(b, aw, &ao, "op"), &op)))
 		return r;
@@ -1050,7 +1075,7 @@ static int parse_entry(struct jctx *c, struct jval e, const char *ew)
 	if ((v = jget(&eo, "action")) && (r = want_string(c, v, fpath(b, ew, &eo, "action"), &act_s)))
 		return r;
 	if ((v = jget(&eo, "errnoRet"))) {
-		if ((r = want_u64(c, v, fpath(b, ew, &eo, "errnoRet"), &ret)))
+		if ((r = want_u64(c, v, jv(&eo, "errnoRet").at, fpath(b, ew, &eo, "errnoRet"), &ret)))
 			return r;
 		has_ret = true;
 	}
@@ -1244,7 +1269,8 @@ static int parse_default(struct jctx *c, const struct jobj *po, const char *w)
 	    (r = want_string(c, v, fpath(b, w, po, "defaultAction"), &defact)))
 		return r;
 	if ((v = jget(po, "defaultErrnoRet"))) {
-		if ((r = want_u64(c, v, fpath(b, w, po, "defaultErrnoRet"), &ret)))
+		if ((r = want_u64(c, v, jv(po, "defaultErrnoRet").at,
+				  fpath(b, w, po, "defaultErrnoRet"), &ret)))
 			return r;
 		has_ret = true;
 	}
@@ -1469,9 +1495,17 @@ static json_object *parse_text(scmpc_diag *d, const char *json, size_t len, int 
 		/* A terminating NUL tells json-c the input is complete; anything
 		 * still open is truncated input. */
 		root = json_tokener_parse_ex(tok, "", 1);
-		if (!root)
+		te = json_tokener_get_error(tok);
+		if (!root && te != json_tokener_success)
 			*err = json_text_syntax_error(json, len, len, json_tokener_continue, d);
-	} else if (!root) {
+	}
+	if (!root && te == json_tokener_success) {
+		/* json-c parsed the whole text and its value is null, which it
+		 * represents as no object: the error is the value's kind, not
+		 * json-c's "success". */
+		*err = diag_err(d, -EINVAL, NULL,
+				"expected a JSON object at the top level, got null");
+	} else if (!root && !*err) {
 		*err = json_text_syntax_error(json, len, json_tokener_get_parse_end(tok), te, d);
 	}
 	json_tokener_free(tok);

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -50,16 +51,42 @@ static size_t max_size(size_t kernel, size_t ours)
 	return kernel > ours ? kernel : ours;
 }
 
+/* A listener is the anonymous inode the kernel names "seccomp notify"
+ * (kernel/seccomp.c, init_listener).  Any other fd, such as 0 left to
+ * stdin, would fail only at the first receive, or in the agent, far from
+ * the mistake. */
+static int check_listener(int fd, scmpc_diag *d)
+{
+	static const char want[] = "anon_inode:seccomp notify";
+	char path[64], link[256];
+	ssize_t n;
+
+	if (fd < 0)
+		return diag_err(d, -EBADF, NULL, "%d is not a listener fd", fd);
+	if (fcntl(fd, F_GETFD) < 0)
+		return diag_err(d, -EBADF, NULL, "fd %d is not open", fd);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return 0;	/* no /proc to ask: the first use tells */
+	link[n] = '\0';
+	if (strcmp(link, want))
+		return diag_err(d, -EINVAL, NULL, "fd %d is not a seccomp listener (it is %s, "
+				"not %s)", fd, link, want);
+	return 0;
+}
+
 SCMPC_API int scmpc_notify_new(int listener_fd, scmpc_notify **out, scmpc_diag *d)
 {
+	int r;
 	struct seccomp_notif_sizes sizes;
 	scmpc_notify *n;
 
 	if (!out)
 		return diag_err(d, -EINVAL, NULL, "no place to store the handle");
 	*out = NULL;
-	if (listener_fd < 0)
-		return diag_err(d, -EBADF, NULL, "%d is not a listener fd", listener_fd);
+	if ((r = check_listener(listener_fd, d)) < 0)
+		return r;
 	memset(&sizes, 0, sizeof(sizes));
 	if (sys_seccomp(SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0) {
 		int e = errno;
@@ -262,8 +289,8 @@ SCMPC_API int scmpc_notify_handoff(int listener_fd, const char *socket_path,
 	OPTS_COPY(st, in);
 	if (!in || in->sz < offsetof(struct scmpc_process_state, pid) + sizeof(pid_t))
 		return diag_err(d, -EINVAL, NULL, "no process state, or one too small");
-	if (listener_fd < 0)
-		return diag_err(d, -EBADF, NULL, "%d is not a listener fd", listener_fd);
+	if ((r = check_listener(listener_fd, d)) < 0)
+		return r;
 	if (!socket_path || socket_path[0] != '/')
 		return diag_err(d, -EINVAL, NULL, "the agent's socket path must be absolute");
 	if (strlen(socket_path) >= sizeof(sa.sun_path))

@@ -90,12 +90,25 @@ SCMPC_API int scmpc_action_parse(const char *s, uint32_t *act)
 		}
 		char *end;
 		unsigned long v;
-		if (!names[i].data || *rest != '(' || !(rest[1] >= '0' && rest[1] <= '9'))
+		const char *num = rest + 1;
+		bool neg = *num == '-';
+		if (!names[i].data || *rest != '(')
 			continue;
-		errno = 0;
-		v = strtoul(rest + 1, &end, 0);
-		if (errno || end[0] != ')' || end[1] || v > 0xffff)
+		num += neg;
+		if (!(*num >= '0' && *num <= '9'))
 			return -EINVAL;
+		errno = 0;
+		v = strtoul(num, &end, 0);
+		/* "-0" is no number an action is written with */
+		if (end[0] != ')' || end[1] || (neg && !v && errno != ERANGE))
+			return -EINVAL;
+		/* Data the action cannot carry is out of range, never masked
+		 * into the 16 bits (ERRNO(65549) is not ERRNO(13)): the kernel
+		 * caps errno at 4095 (MAX_ERRNO), and TRACE's data is the 16
+		 * bits of SECCOMP_RET_DATA. */
+		if (neg || errno == ERANGE ||
+		    v > (names[i].act == SCMPC_ACT_ERRNO(0) ? 4095UL : 0xffffUL))
+			return -ERANGE;
 		*act = names[i].act | (uint32_t)v;
 		return scmpc_action_valid(*act) ? 0 : -ERANGE;
 	}
@@ -253,8 +266,9 @@ static int check_action(scmpc_diag *d, uint32_t act, const char *where)
 	if (scmpc_action_valid(act))
 		return 0;
 	if ((act & 0xffff0000U) == SCMPC_ACT_ERRNO(0))
-		return diag_err(d, -ERANGE, where, "errno %u is above 4095 (the kernel caps it)",
-				act & 0xffffU);
+		return diag_err(d, -ERANGE, where, "errno %u is out of range 0-4095 (the kernel "
+				"caps errno at 4095; SCMPC_ACT_ERRNO() keeps the low 16 bits of "
+				"its argument)", act & 0xffffU);
 	return diag_err(d, -EINVAL, where, "invalid action 0x%08x", act);
 }
 

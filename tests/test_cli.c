@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/socket.h>
@@ -872,6 +874,14 @@ static void test_exec_failures(void **state)
 	r = RUN_ANY("exec", tmp("deny-getcpu.json"), "--", tmp("not-executable"));
 	expect(&r, 126, NULL, "not-executable");
 	result_free(&r);
+	/* A directory passes access(X_OK) but is no program: said before any
+	 * filter is installed, so the filter is not blamed. */
+	char want_dir[512];
+	snprintf(want_dir, sizeof(want_dir), "scmp-compile: %s: Is a directory\n", tmpdir);
+	r = RUN_ANY("exec", tmp("deny-getcpu.json"), "--", tmpdir);
+	expect(&r, 126, NULL, NULL);
+	assert_string_equal(r.err, want_dir);
+	result_free(&r);
 	/* A filter that denies execve: the command cannot run. */
 	write_text(tmp("deny-execve.json"), DENY_ONE("execve"));
 	r = RUN_ANY("exec", tmp("deny-execve.json"), "--", "/bin/true");
@@ -906,6 +916,75 @@ static void test_exec_failures(void **state)
 	expect(&r, 1, NULL, "insn 0");
 	result_free(&r);
 	assert_int_equal(access(tmp("ran"), F_OK), -1);
+}
+
+/* --keep-nnp without CAP_SYS_ADMIN and without an inherited no_new_privs:
+ * the refusal names the option, not the library's SCMPC_LOAD_KEEP_NNP.  A
+ * child drops CAP_SYS_ADMIN from its bounding set first, since root
+ * regains at exec every capability that set holds. */
+static void test_keep_nnp_refused(void **state)
+{
+	(void)state;
+	static const char want[] =
+		"--keep-nnp needs CAP_SYS_ADMIN or an inherited no_new_privs, and this process "
+		"has neither: the kernel refuses the filter then (EACCES), because it could "
+		"subvert a set-user-ID program; drop --keep-nnp or run with CAP_SYS_ADMIN\n";
+	int ws;
+
+	if (status_field(getpid(), "NoNewPrivs") != 0)
+		skip();
+	write_text(tmp("deny-getcpu.json"), DENY_ONE("getcpu"));
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* 21: CAP_SYS_ADMIN; without CAP_SETPCAP to drop it, a
+		 * non-root caller lacks it anyway */
+		if (prctl(PR_CAPBSET_DROP, 21, 0, 0, 0) < 0 && geteuid() == 0)
+			_exit(77);
+		struct result r = RUN_ANY("exec", "--keep-nnp", tmp("deny-getcpu.json"), "--",
+					  "/bin/true");
+		char *tail = strstr(r.err, ": --keep-nnp ");
+		if (r.status != 1 || !tail || strcmp(tail + 2, want) || strstr(r.err, "SCMPC_")) {
+			fprintf(stderr, "status %d, stderr:\n%s", r.status, r.err);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 77)
+		skip();
+	assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+}
+
+/* --caps: "default" in a list is Docker's default set plus the rest
+ * (Docker's --cap-add); "none" in a list contradicts it. */
+static void test_caps_lists(void **state)
+{
+	(void)state;
+	struct result r;
+
+	write_text(tmp("caps.json"),
+		   "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
+		   "{\"names\": [\"mount\"], \"action\": \"SCMP_ACT_ALLOW\", "
+		   "\"includes\": {\"caps\": [\"CAP_SYS_ADMIN\"]}},\n"
+		   "{\"names\": [\"chroot\"], \"action\": \"SCMP_ACT_ALLOW\", "
+		   "\"includes\": {\"caps\": [\"CAP_SYS_CHROOT\"]}}]}\n");
+	/* CAP_SYS_CHROOT is in Docker's default set, CAP_SYS_ADMIN is not */
+	r = RUN("explain", tmp("caps.json"), "chroot", "-q", "--caps", "default,CAP_SYS_ADMIN");
+	expect(&r, 0, "action: ALLOW\n", NULL);
+	result_free(&r);
+	r = RUN("explain", tmp("caps.json"), "mount", "-q", "--caps", "default,sys_admin");
+	expect(&r, 0, "action: ALLOW\n", NULL);
+	result_free(&r);
+	r = RUN("explain", tmp("caps.json"), "mount", "-q", "--caps", "default");
+	expect(&r, 0, "action: ERRNO(", NULL);
+	result_free(&r);
+	r = RUN("explain", tmp("caps.json"), "chroot", "-q", "--caps", "CAP_SYS_ADMIN");
+	expect(&r, 0, "action: ERRNO(", NULL);
+	result_free(&r);
+	r = RUN("compile", tmp("caps.json"), "--caps", "none,CAP_SYS_ADMIN");
+	expect(&r, 2, NULL, "scmp-compile: 'none' cannot be combined with other capabilities\n");
+	result_free(&r);
 }
 
 /* runc's own integration programs under their own profiles, at the kernel:
@@ -1100,6 +1179,22 @@ static void test_dump(void **state)
 	bool ready = wait_filtered(pid, "sleep", 2);
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
 	struct result r = ready ? RUN("dump", pidstr, "-o", tmp("dump")) : (struct result){ 0 };
+	/* While the process lives: dump's names are predictable, so what is
+	 * already there (a file, a planted link, a link in DIR's place) is
+	 * never replaced or followed, and a failed dump leaves nothing. */
+	struct result again = { 0 }, planted = { 0 }, linked = { 0 };
+	char victim[1024], pdir[1024], link1[1100];
+	snprintf(victim, sizeof(victim), "%s", tmp("dump-victim"));
+	snprintf(pdir, sizeof(pdir), "%s", tmp("dump-planted"));
+	snprintf(link1, sizeof(link1), "%s/%d-1.bpf", pdir, (int)pid);
+	if (ready && r.status == 0) {
+		write_text(victim, "victim\n");
+		if (!mkdir(pdir, 0755) && !symlink(victim, link1))
+			planted = RUN("dump", pidstr, "-o", pdir);
+		again = RUN("dump", pidstr, "-o", tmp("dump"));
+		if (!symlink(tmp("dump"), tmp("dump-link")))
+			linked = RUN("dump", pidstr, "-o", tmp("dump-link"));
+	}
 	kill(pid, SIGKILL);
 	int ws;
 	assert_int_equal(waitpid(pid, &ws, 0), pid);
@@ -1137,6 +1232,28 @@ static void test_dump(void **state)
 	result_free(&r);
 	snprintf(name, sizeof(name), "dump/%d-2.bpf", (int)pid);
 	assert_int_equal(access(tmp(name), F_OK), -1);
+
+	char want_err[1200];
+	struct stat st;
+	snprintf(want_err, sizeof(want_err), "%s: a symbolic link is in the way", link1);
+	expect(&planted, 1, NULL, want_err);
+	char *v = read_file(victim, NULL);
+	assert_non_null(v);
+	assert_string_equal(v, "victim\n");
+	free(v);
+	assert_int_equal(lstat(link1, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	snprintf(name, sizeof(name), "%d-0.bpf", (int)pid);
+	assert_int_equal(access(path_in(pdir, name), F_OK), -1);
+	snprintf(name, sizeof(name), "dump/%d-0.bpf", (int)pid);
+	snprintf(want_err, sizeof(want_err), "%s: already exists", tmp(name));
+	expect(&again, 1, NULL, want_err);
+	snprintf(want_err, sizeof(want_err), "%s: a symbolic link; dump does not follow it",
+		 tmp("dump-link"));
+	expect(&linked, 1, NULL, want_err);
+	result_free(&planted);
+	result_free(&again);
+	result_free(&linked);
 }
 
 static void test_dump_errors(void **state)
@@ -1157,10 +1274,451 @@ static void test_dump_errors(void **state)
 	r = RUN("dump", "1073741823", "-o", tmpdir);
 	expect(&r, 1, NULL, "no process 1073741823");
 	result_free(&r);
+	/* A zombie still shows its filters in /proc but cannot be traced:
+	 * that alone is said.  waitid(WNOWAIT) waits for the exit and leaves
+	 * the zombie in place. */
+	if (unfiltered()) {
+		char want[256];
+		siginfo_t si;
+		write_text(tmp("deny-getcpu.json"), DENY_ONE("getcpu"));
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+			dup2(null, 1);
+			dup2(null, 2);
+			execl(cli_path(), cli_path(), "exec", tmp("deny-getcpu.json"), "--", "/bin/true",
+			      (char *)NULL);
+			_exit(127);
+		}
+		assert_int_equal(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT), 0);
+		snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+		r = RUN("dump", pidstr, "-o", tmpdir);
+		snprintf(want, sizeof(want), "scmp-compile: process %d: thread %d is a zombie: it has "
+			 "exited, and its filters can no longer be read\n", (int)pid, (int)pid);
+		expect(&r, 1, NULL, NULL);
+		assert_string_equal(r.err, want);
+		result_free(&r);
+		assert_int_equal(waitpid(pid, NULL, 0), pid);
+	}
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)getpid());
 	r = RUN("dump", pidstr, "-o", tmp("no-such-dir"));
 	expect(&r, 1, NULL, "no-such-dir");
 	result_free(&r);
+}
+
+/* ----------------------------------------------------------- output files */
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The policy and its compiled bytes the output tests write and compare. */
+#define OUT_POLICY DENY_ONE("uname")
+
+static char *out_policy(size_t *bpf_len, char **bpf)
+{
+	/* Its own buffer: tmp()'s are reused after a few calls. */
+	static char pol[4096];
+
+	snprintf(pol, sizeof(pol), "%s", tmp("out-policy.json"));
+	write_text(pol, OUT_POLICY);
+	if (bpf) {
+		struct result r = RUN("compile", pol, "-f", "bpf", "-o", tmp("out-ref.bin"));
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		*bpf = read_file(tmp("out-ref.bin"), bpf_len);
+		assert_non_null(*bpf);
+		assert_true(*bpf_len > 0);
+	}
+	return pol;
+}
+
+/* Become nobody in a forked child: what it creates belongs to another user. */
+static bool become_nobody(void)
+{
+	return !setgroups(0, NULL) && !setgid(65534) && !setuid(65534);
+}
+
+/* Run the CLI with OUT as its standard output, as nobody when AS_NOBODY;
+ * its standard error comes back in r.err, its standard output is OUT's. */
+static struct result run_out(int out, bool as_nobody, char *const *args)
+{
+	struct result r = { 0 };
+	char *argv[64], buf[4096];
+	size_t n = 0;
+	int perr[2], ws;
+	ssize_t got;
+	pid_t pid;
+
+	argv[n++] = (char *)cli_path();
+	for (size_t i = 0; args[i]; i++) {
+		assert_true(n < 63);
+		argv[n++] = args[i];
+	}
+	argv[n] = NULL;
+	assert_int_equal(pipe2(perr, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(out, 1);
+		dup2(perr[1], 2);
+		if (as_nobody && !become_nobody())
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(perr[1]);
+	r.out = calloc(1, 1);
+	r.err = calloc(1, 1);
+	while ((got = read(perr[0], buf, sizeof(buf))) > 0 || (got < 0 && errno == EINTR))
+		if (got > 0)
+			append(&r.err, &r.err_len, buf, (size_t)got);
+	close(perr[0]);
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	if (r.status >= 126)
+		fail_msg("%s could not run%s (status %d)\nstderr: %s", argv[0],
+			 as_nobody ? " as nobody" : "", r.status, r.err);
+	return r;
+}
+
+#define RUN_OUT(fd, ...) run_out(fd, false, (char *const[]){ __VA_ARGS__, NULL })
+#define RUN_NOBODY(...) run_out(STDERR_FILENO, true, (char *const[]){ __VA_ARGS__, NULL })
+
+/* In a child that is nobody: a symlink to TARGET at PATH (TARGET NULL: a
+ * regular file with MODE). */
+static void as_nobody_make(const char *target, const char *path, mode_t mode)
+{
+	int ws;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd;
+
+		if (!become_nobody())
+			_exit(1);
+		if (target)
+			_exit(symlink(target, path) ? 2 : 0);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		_exit(fd < 0 || write(fd, "theirs\n", 7) != 7 || fchmod(fd, mode) ? 3 : 0);
+	}
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	if (!WIFEXITED(ws) || WEXITSTATUS(ws))
+		fail_msg("nobody could not create %s (step %d)", path, WEXITSTATUS(ws));
+}
+
+/* Whether nobody can run the CLI and read PATH: a checkout under a 0700
+ * directory keeps it out. */
+static bool nobody_can_use(const char *path)
+{
+	int ws;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(become_nobody() && !access(cli_path(), X_OK) && !access(path, R_OK) ? 0 : 1);
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	return WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+}
+
+static void assert_file_text(const char *path, const char *want)
+{
+	char *got = read_file(path, NULL);
+
+	if (!got || strcmp(got, want))
+		fail_msg("%s: holds '%s', want '%s'", path, got ? got : "(unreadable)", want);
+	free(got);
+}
+
+static void assert_no_temp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, ".scmpc-", 7))
+			fail_msg("%s/%s left behind", dir, e->d_name);
+	closedir(d);
+}
+
+/* A link at -o is replaced, never followed, except another user's link in a
+ * sticky directory, which is refused; root and nobody see the same rule. */
+static void test_output_symlink(void **state)
+{
+	(void)state;
+	char *pol = out_policy(NULL, NULL);
+	char sticky[1024], shared[1024], victim[1024];
+	struct stat st;
+	struct result r;
+
+	snprintf(sticky, sizeof(sticky), "%s", tmp("sticky"));
+	snprintf(shared, sizeof(shared), "%s", tmp("shared"));
+	snprintf(victim, sizeof(victim), "%s", tmp("victim"));
+
+	if (geteuid()) {
+		print_message("skipped: needs root, to plant files as another user\n");
+		skip();
+	}
+	/* nobody must reach the scratch directory to plant anything in it. */
+	assert_int_equal(chmod(tmpdir, 0711), 0);
+	assert_int_equal(mkdir(sticky, 0), 0);
+	assert_int_equal(chmod(sticky, 01777), 0);
+	assert_int_equal(mkdir(shared, 0), 0);
+	assert_int_equal(chmod(shared, 0777), 0);
+	write_text(victim, "victim\n");
+
+	/* nobody's link in a sticky directory: refused, nothing written. */
+	as_nobody_make(victim, path_in(sticky, "planted.bpf"), 0);
+	r = RUN("compile", pol, "-o", path_in(sticky, "planted.bpf"));
+	expect(&r, 1, NULL, "sticky/planted.bpf: a symbolic link owned by uid 65534");
+	result_free(&r);
+	assert_file_text(victim, "victim\n");
+	assert_int_equal(lstat(path_in(sticky, "planted.bpf"), &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_no_temp(sticky);
+
+	/* The caller's own link there: the link itself is replaced. */
+	assert_int_equal(symlink(victim, path_in(sticky, "own.bpf")), 0);
+	r = RUN("compile", pol, "-o", path_in(sticky, "own.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	assert_file_text(victim, "victim\n");
+	assert_int_equal(lstat(path_in(sticky, "own.bpf"), &st), 0);
+	assert_true(S_ISREG(st.st_mode) && st.st_uid == 0 && st.st_size > 0);
+
+	/* nobody's link in a directory that is not sticky: replaced too. */
+	as_nobody_make(victim, path_in(shared, "planted.bpf"), 0);
+	r = RUN("compile", pol, "-o", path_in(shared, "planted.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	assert_file_text(victim, "victim\n");
+	assert_int_equal(lstat(path_in(shared, "planted.bpf"), &st), 0);
+	assert_true(S_ISREG(st.st_mode) && st.st_size > 0);
+
+	/* A dangling link is replaced the same way, and creates nothing at
+	 * the name it points to. */
+	assert_int_equal(symlink(tmp("never-made"), tmp("dangling.bpf")), 0);
+	r = RUN("compile", pol, "-o", tmp("dangling.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	assert_int_equal(access(tmp("never-made"), F_OK), -1);
+	assert_int_equal(lstat(tmp("dangling.bpf"), &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+
+	/* The same rule for nobody as the caller. */
+	if (!nobody_can_use(pol)) {
+		print_message("nobody cannot run %s here; its half is not run\n", cli_path());
+	} else {
+		/* root's link in the sticky directory: not nobody's, refused */
+		assert_int_equal(symlink(victim, path_in(sticky, "roots.bpf")), 0);
+		r = RUN_NOBODY("compile", pol, "-o", path_in(sticky, "roots.bpf"));
+		expect(&r, 1, NULL, "sticky/roots.bpf: a symbolic link owned by uid 0");
+		result_free(&r);
+		assert_file_text(victim, "victim\n");
+		/* nobody's own link: replaced, nobody's file behind it untouched */
+		as_nobody_make(NULL, path_in(sticky, "theirs"), 0644);
+		as_nobody_make(path_in(sticky, "theirs"), path_in(sticky, "theirs.bpf"), 0);
+		r = RUN_NOBODY("compile", pol, "-o", path_in(sticky, "theirs.bpf"));
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		assert_file_text(path_in(sticky, "theirs"), "theirs\n");
+		assert_int_equal(lstat(path_in(sticky, "theirs.bpf"), &st), 0);
+		assert_true(S_ISREG(st.st_mode) && st.st_uid == 65534);
+		assert_no_temp(sticky);
+	}
+	assert_int_equal(chmod(tmpdir, 0700), 0);
+}
+
+/* -o naming the input, by any path, is refused before anything is written. */
+static void test_output_is_input(void **state)
+{
+	(void)state;
+	char *pol = out_policy(NULL, NULL);
+	char want_err[4200];
+	struct result r;
+
+	assert_int_equal(symlink(pol, tmp("in-link.json")), 0);
+	assert_int_equal(link(pol, tmp("in-hard.json")), 0);
+	assert_int_equal(mkdir(tmp("in-sub"), 0755), 0);
+	char *const outs[] = { pol, tmp("in-link.json"), tmp("in-hard.json"),
+			       tmp("in-sub/../out-policy.json") };
+	for (size_t i = 0; i < COUNT(outs); i++) {
+		r = RUN("compile", pol, "-o", outs[i]);
+		snprintf(want_err, sizeof(want_err),
+			 "%s: the output is the same file as the input %s", outs[i], pol);
+		expect(&r, 1, NULL, want_err);
+		result_free(&r);
+		assert_file_text(pol, OUT_POLICY);
+		assert_int_equal(hidden_files(), 0);
+	}
+	struct stat st;
+	assert_int_equal(lstat(tmp("in-link.json"), &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+}
+
+/* The mode of the new file: 0644 less the umask when new; the caller's own
+ * file keeps its permission bits but no setuid, setgid or sticky bit;
+ * another user's file gives nothing. */
+static void test_output_mode(void **state)
+{
+	(void)state;
+	char *pol = out_policy(NULL, NULL);
+	static const struct { mode_t mask, want; } fresh[] = { { 0, 0644 }, { 077, 0600 },
+								 { 022, 0644 } };
+	static const struct { mode_t had, want; } kept[] = {
+		{ 04755, 0755 }, { 02775, 0775 }, { 01777, 0777 }, { 06711, 0711 }, { 0640, 0640 },
+	};
+	struct stat st;
+	struct result r;
+	mode_t saved = umask(022);
+
+	for (size_t i = 0; i < COUNT(fresh); i++) {
+		unlink(tmp("mode-new.bpf"));
+		umask(fresh[i].mask);
+		r = RUN("compile", pol, "-o", tmp("mode-new.bpf"));
+		umask(022);
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		assert_int_equal(stat(tmp("mode-new.bpf"), &st), 0);
+		assert_int_equal(st.st_mode & 07777, fresh[i].want);
+	}
+	for (size_t i = 0; i < COUNT(kept); i++) {
+		write_text(tmp("mode-old.bpf"), "old\n");
+		assert_int_equal(chmod(tmp("mode-old.bpf"), kept[i].had), 0);
+		r = RUN("compile", pol, "-o", tmp("mode-old.bpf"));
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		assert_int_equal(stat(tmp("mode-old.bpf"), &st), 0);
+		if ((st.st_mode & 07777) != kept[i].want)
+			fail_msg("an output of mode %o became %o, want %o", (unsigned)kept[i].had,
+				 (unsigned)(st.st_mode & 07777), (unsigned)kept[i].want);
+	}
+	if (geteuid()) {
+		umask(saved);
+		print_message("skipped the other user's file: needs root\n");
+		return;
+	}
+	/* nobody's setuid file: root's new file takes nothing from it */
+	write_text(tmp("mode-theirs.bpf"), "theirs\n");
+	assert_int_equal(chown(tmp("mode-theirs.bpf"), 65534, 65534), 0);
+	assert_int_equal(chmod(tmp("mode-theirs.bpf"), 04777), 0);
+	r = RUN("compile", pol, "-o", tmp("mode-theirs.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	assert_int_equal(stat(tmp("mode-theirs.bpf"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(st.st_uid, 0);
+	umask(saved);
+	assert_int_equal(hidden_files(), 0);
+}
+
+/* Devices and descriptors are written in place, as the caller opened them. */
+static void test_output_devices(void **state)
+{
+	(void)state;
+	char *bpf, *got, buf[65536];
+	size_t bpf_len, len;
+	char *pol = out_policy(&bpf_len, &bpf);
+	struct stat st;
+	struct result r;
+	int fd, sv[2];
+
+	/* /dev/null stays the device */
+	r = RUN("compile", pol, "-f", "bpf", "-o", "/dev/null");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	assert_int_equal(lstat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+
+	/* stdout opened O_APPEND (a shell's >>): appended after what was there,
+	 * by every name of standard output */
+	static const char *const names[] = { "/dev/stdout", "/proc/self/fd/1", "/dev/fd/1",
+					     "//dev/stdout", "-" };
+	for (size_t i = 0; i < COUNT(names); i++) {
+		write_text(tmp("appended"), "earlier\n");
+		fd = open(tmp("appended"), O_WRONLY | O_APPEND | O_CLOEXEC);
+		assert_true(fd >= 0);
+		r = RUN_OUT(fd, "compile", pol, "-f", "bpf", "-o", (char *)names[i]);
+		close(fd);
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		got = read_file(tmp("appended"), &len);
+		assert_non_null(got);
+		if (len != 8 + bpf_len || memcmp(got, "earlier\n", 8) || memcmp(got + 8, bpf, bpf_len))
+			fail_msg("-o %s with stdout in append mode: %zu bytes, want 8 + %zu",
+				 names[i], len, bpf_len);
+		free(got);
+	}
+
+	/* stdout a socket: reopening it fails, its descriptor works */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	r = RUN_OUT(sv[1], "compile", pol, "-f", "bpf", "-o", "/dev/stdout");
+	close(sv[1]);
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	len = 0;
+	for (ssize_t n; (n = read(sv[0], buf + len, sizeof(buf) - len)) > 0;)
+		len += (size_t)n;
+	close(sv[0]);
+	assert_int_equal(len, bpf_len);
+	assert_memory_equal(buf, bpf, bpf_len);
+
+	/* stdout a deleted file: written there, and /dev/stdout stays a link */
+	fd = open(tmp("deleted"), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(unlink(tmp("deleted")), 0);
+	r = RUN_OUT(fd, "compile", pol, "-f", "bpf", "-o", "/dev/stdout");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	assert_int_equal(pread(fd, buf, sizeof(buf), 0), (ssize_t)bpf_len);
+	assert_memory_equal(buf, bpf, bpf_len);
+	close(fd);
+	assert_int_equal(lstat("/dev/stdout", &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+
+	/* a descriptor that is not open, or only for reading, is named */
+	r = RUN("compile", pol, "-o", "/dev/fd/57");
+	expect(&r, 1, NULL, "/dev/fd/57: descriptor 57 is not open");
+	result_free(&r);
+	fd = open(pol, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	r = RUN_OUT(fd, "compile", pol, "-o", "/dev/stdout");
+	close(fd);
+	expect(&r, 1, NULL, "/dev/stdout: descriptor 1 is open for reading only");
+	result_free(&r);
+	free(bpf);
+	assert_int_equal(hidden_files(), 0);
+}
+
+/* Names up to NAME_MAX work: the temporary name does not grow with them. */
+static void test_output_long_name(void **state)
+{
+	(void)state;
+	char *bpf, name[256];
+	size_t bpf_len, len;
+	char *pol = out_policy(&bpf_len, &bpf);
+
+	for (size_t n = 248; n <= 255; n++) {
+		memset(name, 'n', n - 4);
+		memcpy(name + n - 4, ".bpf", 5);
+		struct result r = RUN("compile", pol, "-o", tmp(name));
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		char *got = read_file(tmp(name), &len);
+		assert_non_null(got);
+		assert_int_equal(len, bpf_len);
+		free(got);
+		/* and again, replacing it */
+		r = RUN("compile", pol, "-o", tmp(name));
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+	}
+	free(bpf);
+	assert_int_equal(hidden_files(), 0);
 }
 
 /* Not const char: RUN() builds a char *const argv. */
@@ -1301,8 +1859,15 @@ int main(void)
 		cmocka_unit_test(test_exec_runs_command),
 		cmocka_unit_test(test_exec_denies),
 		cmocka_unit_test(test_exec_failures),
+		cmocka_unit_test(test_keep_nnp_refused),
+		cmocka_unit_test(test_caps_lists),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_dump_errors),
+		cmocka_unit_test(test_output_symlink),
+		cmocka_unit_test(test_output_is_input),
+		cmocka_unit_test(test_output_mode),
+		cmocka_unit_test(test_output_devices),
+		cmocka_unit_test(test_output_long_name),
 		cmocka_unit_test(test_command_help),
 		cmocka_unit_test(test_command_help_lists_accepted_options),
 		cmocka_unit_test(test_command_usage_hint),

@@ -185,32 +185,40 @@ static bool has_warning(const scmpc_diag *d, const char *text)
 	return false;
 }
 
-/* Parses JSON and requires the exact error. */
-static void expect_err_opts(const char *json, size_t len, const struct scmpc_json_opts *o,
-			    const char *where, const char *msg, int line)
+/* Parses JSON and requires the exact error, ERR and its message. */
+static void expect_errno_opts(const char *json, size_t len, const struct scmpc_json_opts *o,
+			      const char *where, const char *msg, int err, int line)
 {
 	scmpc_diag *d = scmpc_diag_new();
 	scmpc_policy *p = (scmpc_policy *)&p;	/* must be reset to NULL */
 	int r = scmpc_policy_from_json(json, len, o, &p, d);
-	if (r != -EINVAL || strcmp(scmpc_diag_where(d), where) || strcmp(scmpc_diag_message(d), msg)) {
+	if (r != err || strcmp(scmpc_diag_where(d), where) || strcmp(scmpc_diag_message(d), msg)) {
 		print_error("line %d: got %d \"%s\" at \"%s\"\n          want %d \"%s\" at \"%s\"\n",
-			    line, r, scmpc_diag_message(d), scmpc_diag_where(d), -EINVAL, msg, where);
+			    line, r, scmpc_diag_message(d), scmpc_diag_where(d), err, msg, where);
 		scmpc_policy_free(r ? NULL : p);
 		scmpc_diag_free(d);
 		fail();
 	}
 	assert_null(p);
-	assert_int_equal(scmpc_diag_errno(d), -EINVAL);
+	assert_int_equal(scmpc_diag_errno(d), err);
 	scmpc_diag_free(d);
 }
 
-static void expect_err_at(const char *json, const char *where, const char *msg, int line)
+static void expect_err_opts(const char *json, size_t len, const struct scmpc_json_opts *o,
+			    const char *where, const char *msg, int line)
 {
-	struct scmpc_json_opts o = opts_for(X86_64);
-	expect_err_opts(json, strlen(json), &o, where, msg, line);
+	expect_errno_opts(json, len, o, where, msg, -EINVAL, line);
 }
 
-#define EXPECT_ERR(json, where, msg) expect_err_at(json, where, msg, __LINE__)
+static void expect_err_at(const char *json, const char *where, const char *msg, int err, int line)
+{
+	struct scmpc_json_opts o = opts_for(X86_64);
+	expect_errno_opts(json, strlen(json), &o, where, msg, err, line);
+}
+
+#define EXPECT_ERR(json, where, msg) expect_err_at(json, where, msg, -EINVAL, __LINE__)
+/* a number outside what its field can carry */
+#define EXPECT_ERANGE(json, where, msg) expect_err_at(json, where, msg, -ERANGE, __LINE__)
 
 /* ------------------------------------------------- Docker default profile */
 
@@ -1104,8 +1112,8 @@ static void docker_errors(void **state)
 	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"read\"], "
 		   "\"action\": \"SCMP_ACT_ERRNO\", \"errno\": \"EFOO\"}]}",
 		   "syscalls[0].errno", "unknown errno name \"EFOO\"");
-	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrno\": \"5000\"}", "defaultErrno",
-		   "defaultErrno 5000 is above 4095");
+	EXPECT_ERANGE("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrno\": \"5000\"}", "defaultErrno",
+		      "defaultErrno 5000 is out of range 0-4095 (the kernel caps errno at 4095)");
 	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultErrno\": \"EPERM\"}", "defaultErrno",
 		   "defaultErrno needs an SCMP_ACT_ERRNO or SCMP_ACT_TRACE default action, not SCMP_ACT_ALLOW");
 }
@@ -1184,6 +1192,17 @@ static void field_errors(void **state)
 		   "syscalls[0].args[0].valueTwo", "100000000000000000000000 does not fit in 64 bits");
 	EXPECT_ERR(RULE("{\"index\": -1, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}"),
 		   "syscalls[0].args[0].index", "expected an unsigned integer, got -1");
+	/* quoted as written: json-c saturates below INT64_MIN and reads -0 as 0,
+	 * which Go's ParseUint (runc, Docker) refuses */
+	EXPECT_ERR(RULE("{\"index\": 0, \"value\": -9223372036854775809, \"op\": \"SCMP_CMP_EQ\"}"),
+		   "syscalls[0].args[0].value", "expected an unsigned integer, got -9223372036854775809");
+	EXPECT_ERR(RULE("{\"index\": 0, \"value\": 1, \"valueTwo\": -0, \"op\": \"SCMP_CMP_EQ\"}"),
+		   "syscalls[0].args[0].valueTwo",
+		   "expected an unsigned integer, got -0 (runc and Docker refuse a minus sign even on zero)");
+	EXPECT_ERR(RULE("{\"index\": 0, \"value\": -123456789012345678901234567890123456789012, "
+			"\"op\": \"SCMP_CMP_EQ\"}"),
+		   "syscalls[0].args[0].value",
+		   "expected an unsigned integer, got -1234567890123456789... (42 digits)");
 	EXPECT_ERR(RULE("{\"value\": 1, \"op\": \"SCMP_CMP_EQ\"}"), "syscalls[0].args[0].index",
 		   "missing required \"index\"");
 	EXPECT_ERR(RULE("{\"index\": 0, \"value\": 1}"), "syscalls[0].args[0].op", "missing required \"op\"");
@@ -1194,18 +1213,31 @@ static void field_errors(void **state)
 		   "expected a string, got a number");
 #undef RULE
 
-	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
-		   "\"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 5000}]}",
-		   "syscalls[0].errnoRet", "errnoRet 5000 is above 4095");
-	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
-		   "\"action\": \"SCMP_ACT_TRACE\", \"errnoRet\": 65536}]}",
-		   "syscalls[0].errnoRet", "errnoRet 65536 is above 65535");
-	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 4096}", "defaultErrnoRet",
-		   "defaultErrnoRet 4096 is above 4095");
+	EXPECT_ERANGE("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
+		      "\"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 5000}]}",
+		      "syscalls[0].errnoRet", "errnoRet 5000 is out of range 0-4095 (the kernel caps errno at 4095)");
+	EXPECT_ERANGE("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
+		      "\"action\": \"SCMP_ACT_TRACE\", \"errnoRet\": 65536}]}",
+		      "syscalls[0].errnoRet", "errnoRet 65536 is out of range 0-65535 (TRACE data is 16 bits)");
+	EXPECT_ERANGE("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 4096}", "defaultErrnoRet",
+		      "defaultErrnoRet 4096 is out of range 0-4095 (the kernel caps errno at 4095)");
+	/* 65549 is ERRNO(13) in 16 bits: refused, not cut */
+	EXPECT_ERANGE("{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 65549}", "defaultErrnoRet",
+		      "defaultErrnoRet 65549 is out of range 0-4095 (the kernel caps errno at 4095)");
+	EXPECT_ERANGE("{\"defaultAction\": \"SCMP_ACT_TRACE\", \"defaultErrnoRet\": 65549}", "defaultErrnoRet",
+		      "defaultErrnoRet 65549 is out of range 0-65535 (TRACE data is 16 bits)");
 	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultErrnoRet\": 1}", "defaultErrnoRet",
 		   "defaultErrnoRet needs an SCMP_ACT_ERRNO or SCMP_ACT_TRACE default action, not SCMP_ACT_ALLOW");
 	EXPECT_ERR("{\"defaultAction\": \"SCMP_ACT_KILL\", \"defaultErrnoRet\": 0}", "defaultErrnoRet",
 		   "defaultErrnoRet needs an SCMP_ACT_ERRNO or SCMP_ACT_TRACE default action, not SCMP_ACT_KILL");
+	/* json-c reads null as no object with the error "success" */
+	EXPECT_ERR("null", "", "expected a JSON object at the top level, got null");
+	EXPECT_ERR(" null\n", "", "expected a JSON object at the top level, got null");
+	EXPECT_ERR("1", "", "expected a JSON object at the top level, got a number");
+	EXPECT_ERR("\"x\"", "", "expected a JSON object at the top level, got a string");
+	EXPECT_ERR("true", "", "expected a JSON object at the top level, got a boolean");
+	EXPECT_ERR("null x", "line 1, column 6", "invalid JSON: unexpected 'x'");
+	EXPECT_ERR("-0", "", "expected a JSON object at the top level, got a number");
 	EXPECT_ERR("{}", "defaultAction", "missing required \"defaultAction\"");
 	EXPECT_ERR("{\"syscalls\": []}", "defaultAction", "missing required \"defaultAction\"");
 	EXPECT_ERR("{\"defaultAction\": \"\"}", "defaultAction", "missing required \"defaultAction\"");

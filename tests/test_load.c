@@ -1727,15 +1727,30 @@ static void notify_child(void *arg)
 
 	scmpc_notify *bad;
 	CHECK(scmpc_notify_new(-1, &bad, d) == -EBADF && !bad, "fd -1");
-	CHECK(scmpc_notify_new(0, &bad, d) == 0, "any fd is accepted until used");
-	const struct seccomp_notif *req;
+	/* Only a listener is taken: fd 0 (stdin here, or whatever took its
+	 * number) and /dev/null are refused at once, not at the first receive. */
 	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	scmpc_notify_free(bad);
-	CHECK(scmpc_notify_new(devnull, &bad, d) == 0, "handle on /dev/null");
-	r = scmpc_notify_receive(bad, &req, d);
-	CHECK(r < 0 && !req && strstr(scmpc_diag_message(d), "not a seccomp listener"),
-	      "receive on /dev/null: %d %s", r, scmpc_diag_message(d));
-	scmpc_notify_free(bad);
+	char want[128];
+	r = scmpc_notify_new(devnull, &bad, d);
+	snprintf(want, sizeof(want), "fd %d is not a seccomp listener (it is /dev/null, not "
+		 "anon_inode:seccomp notify)", devnull);
+	CHECK(r == -EINVAL && !bad && !strcmp(scmpc_diag_message(d), want),
+	      "handle on /dev/null: %d %s", r, scmpc_diag_message(d));
+	int saved0 = dup(0);
+	CHECK(saved0 >= 0 && dup2(devnull, 0) == 0, "put /dev/null on fd 0");
+	r = scmpc_notify_new(0, &bad, d);
+	CHECK(r == -EINVAL && !bad && strstr(scmpc_diag_message(d), "fd 0 is not a seccomp listener"),
+	      "fd 0: %d %s", r, scmpc_diag_message(d));
+	close(0);
+	r = scmpc_notify_new(0, &bad, d);
+	CHECK(r == -EBADF && !bad && !strcmp(scmpc_diag_message(d), "fd 0 is not open"),
+	      "closed fd 0: %d %s", r, scmpc_diag_message(d));
+	CHECK(dup2(saved0, 0) == 0, "restore fd 0");
+	close(saved0);
+	struct scmpc_process_state pst = { .sz = sizeof(pst), .pid = getpid() };
+	r = scmpc_notify_handoff(devnull, "/nonexistent.sock", &pst, d);
+	CHECK(r == -EINVAL && !strcmp(scmpc_diag_message(d), want), "handoff of /dev/null: %d %s",
+	      r, scmpc_diag_message(d));
 	close(devnull);
 
 	scmpc_notify_free(s.n);

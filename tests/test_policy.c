@@ -42,7 +42,8 @@ static void test_rejects_bad_rules(void **state)
 	assert_string_equal(scmpc_diag_message(d), "condition 0: unknown operator 99");
 
 	assert_int_equal(add(p, "read", SCMPC_ACT_ERRNO(5000), NULL, 0, d), -ERANGE);
-	assert_string_equal(scmpc_diag_message(d), "errno 5000 is above 4095 (the kernel caps it)");
+	assert_string_equal(scmpc_diag_message(d), "errno 5000 is out of range 0-4095 (the kernel caps "
+			    "errno at 4095; SCMPC_ACT_ERRNO() keeps the low 16 bits of its argument)");
 
 	assert_int_equal(add(p, "read", 0x00040000, NULL, 0, d), -EINVAL);
 	assert_int_equal(add(p, "read", SCMPC_ACT_ALLOW | 1, NULL, 0, d), -EINVAL);
@@ -64,6 +65,22 @@ static void test_rejects_bad_rules(void **state)
 	assert_null(prog);
 
 	assert_null(scmpc_policy_new(0x12345678));
+	scmpc_policy_free(p);
+
+	/* USER_NOTIF by default: the kernel takes it, so the policy does,
+	 * and the compile says what it means (runc refuses it). */
+	p = scmpc_policy_new(SCMPC_ACT_USER_NOTIF);
+	assert_non_null(p);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, d), 0);
+	scmpc_diag_clear(d);
+	assert_int_equal(scmpc_compile(p, NULL, &prog, d), 0);
+	assert_int_equal(scmpc_diag_warning_count(d), 1);
+	assert_string_equal(scmpc_diag_warning(d, 0),
+			    "the default action is USER_NOTIF: every call no rule decides, including "
+			    "those that would hand the listener to a supervisor, waits for an answer "
+			    "from the listener (runc refuses this default; a supervisor can take the "
+			    "listener with pidfd_getfd(2))");
+	scmpc_prog_free(prog);
 	scmpc_policy_free(p);
 	scmpc_diag_free(d);
 }

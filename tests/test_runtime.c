@@ -373,6 +373,12 @@ static void names_of_runtimes_and_actions(void **state)
 		{ "ERRNO(5000)", -ERANGE, 0 },		    { "ERRNO", 0, SCMPC_ACT_ERRNO(0) },
 		{ "ERRNO(1", -EINVAL, 0 },		    { "ALLOWED", -EINVAL, 0 },
 		{ "", -EINVAL, 0 },
+		/* out of range, not cut to 16 bits (65549 & 0xffff is 13) */
+		{ "ERRNO(4095)", 0, SCMPC_ACT_ERRNO(4095) }, { "ERRNO(70000)", -ERANGE, 0 },
+		{ "ERRNO(65549)", -ERANGE, 0 },		     { "ERRNO(-1)", -ERANGE, 0 },
+		{ "ERRNO(99999999999999999999999)", -ERANGE, 0 },
+		{ "TRACE(65535)", 0, SCMPC_ACT_TRACE(65535) }, { "TRACE(65536)", -ERANGE, 0 },
+		{ "ERRNO(-0)", -EINVAL, 0 },		     { "ERRNO(x)", -EINVAL, 0 },
 	};
 	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
 		uint32_t a = 0xdead;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -153,16 +154,30 @@ static const char *action_name(uint32_t act, char *buf, size_t len)
 
 /* ---------------------------------------------------------------- input */
 
+/* The regular files read so far, by identity: -o must not name one of
+ * them, whatever path (a link, a hard link, "..") it takes to get there. */
+static struct input_id {
+	dev_t dev;
+	ino_t ino;
+	const char *name;
+} inputs[4];
+static size_t n_inputs;
+
 static int read_input(const char *path, char **out, size_t *out_len)
 {
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
 	size_t cap = 64 * 1024, n = 0;
+	struct stat ist;
 	char *buf;
 
 	if (fd < 0) {
 		errorf("%s: %s", path, strerror(errno));
 		return -1;
 	}
+	/* Only regular files: a terminal or pipe may well be both the input
+	 * and the output. */
+	if (!fstat(fd, &ist) && S_ISREG(ist.st_mode) && n_inputs < ARRAY_SIZE(inputs))
+		inputs[n_inputs++] = (struct input_id){ ist.st_dev, ist.st_ino, display_name(path) };
 	buf = malloc(cap + 1);
 	if (!buf)
 		goto nomem;
@@ -227,14 +242,17 @@ static bool looks_like_json(const char *buf, size_t len)
 
 /* --------------------------------------------------------------- writing */
 
-/* The temporary file a signal must not leave behind. */
-static char tmp_path[PATH_MAX];
+/* The file a signal must not leave behind (a temporary file, or a dump file
+ * being written), by name in the directory it was created in: unlinkat()
+ * is async-signal-safe and needs no path that could have been renamed. */
+static volatile sig_atomic_t tmp_dirfd = AT_FDCWD;
+static char tmp_name[64];
 static volatile sig_atomic_t tmp_live;
 
 static void on_fatal_signal(int sig)
 {
 	if (tmp_live)
-		unlink(tmp_path);
+		unlinkat(tmp_dirfd, tmp_name, 0);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -269,62 +287,154 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* Write BUF to PATH so that readers see the old content or the new, never a
- * mix: a temporary file in the same directory, renamed over the target. */
-static int write_output(const char *path, const void *buf, size_t len)
+/* 0644 less the umask: the mode a new output gets, as install(1) gives it. */
+static mode_t new_file_mode(void)
 {
-	char resolved[PATH_MAX];
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0644 & ~mask;
+}
+
+/* Refuse, before anything is written, an output that is one of the inputs:
+ * compiling a policy onto itself would lose the policy. */
+static bool is_input(const char *path, const struct stat *st)
+{
+	for (size_t i = 0; i < n_inputs; i++) {
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino) {
+			errorf("%s: the output is the same file as the input %s; nothing written",
+			       path, inputs[i].name);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The descriptor /dev/stdout, /dev/stderr, /dev/fd/N or /proc/self/fd/N
+ * names, else -1.  These are written through the descriptor this process
+ * already holds, never reopened: reopening loses the caller's O_APPEND (a
+ * shell's >>), fails on a socket (ENXIO), and with a deleted file behind
+ * the descriptor the rename would replace the system's /dev/stdout link. */
+static int fd_named(const char *path)
+{
+	static const char *const fd_dirs[] = { "/dev/fd/", "/proc/self/fd/",
+						"/proc/thread-self/fd/" };
+
+	if (!strcmp(path, "/dev/stdout"))
+		return STDOUT_FILENO;
+	if (!strcmp(path, "/dev/stderr"))
+		return STDERR_FILENO;
+	for (size_t i = 0; i < ARRAY_SIZE(fd_dirs); i++) {
+		size_t n = strlen(fd_dirs[i]);
+		const char *s = path + n;
+		int fd = 0;
+
+		if (strncmp(path, fd_dirs[i], n) || !*s)
+			continue;
+		for (; *s; s++) {
+			if (*s < '0' || *s > '9' || fd > (INT_MAX - 9) / 10)
+				return -1;
+			fd = fd * 10 + (*s - '0');
+		}
+		return fd;
+	}
+	return -1;
+}
+
+/* Write to a descriptor the caller set up, as it is: appending when it is
+ * in append mode, at its offset otherwise. */
+static int write_fd(const char *path, int fd, const void *buf, size_t len)
+{
+	int fl = fcntl(fd, F_GETFL);
 	struct stat st;
-	bool exists;
-	mode_t mode;
+
+	if (fl < 0) {
+		errorf("%s: descriptor %d is not open", path, fd);
+		return -1;
+	}
+	if ((fl & O_ACCMODE) == O_RDONLY) {
+		errorf("%s: descriptor %d is open for reading only", path, fd);
+		return -1;
+	}
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && is_input(path, &st))
+		return -1;
+	if (write_all(fd, buf, len)) {
+		errorf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A device, FIFO or directory at the output cannot be renamed over and must
+ * not be: it is opened as it is (no O_CREAT, no O_TRUNC, no link followed)
+ * and written in place.  ST is what was found there, if known. */
+static int write_in_place(const char *path, int dfd, const char *name, const struct stat *st,
+			  const void *buf, size_t len)
+{
+	struct stat now;
 	int fd;
 
-	if (!path || !strcmp(path, "-")) {
-		if (write_all(STDOUT_FILENO, buf, len)) {
-			errorf("standard output: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
+	if (st && S_ISSOCK(st->st_mode)) {
+		errorf("%s: a socket, which cannot be opened as a file", path);
+		return -1;
 	}
-	/* Replace the file a symlink points to, not the link. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, resolved))
-		path = resolved;
-	exists = stat(path, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode)) {
-		/* A device or FIFO (-o /dev/stdout) cannot be renamed over, and
-		 * must not be: write through it. */
-		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-		if (fd < 0 || write_all(fd, buf, len)) {
-			errorf("%s: %s", path, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return -1;
-		}
+	fd = openat(dfd, name, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &now)) {
+		errorf("%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* Written in place, a regular file would mix old and new content. */
+	if (S_ISREG(now.st_mode)) {
+		errorf("%s: became a regular file while being opened; nothing written", path);
 		close(fd);
-		return 0;
-	}
-	if (exists) {
-		mode = st.st_mode & 07777;
-	} else {
-		mode_t mask = umask(0);
-
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
-
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path + 1) : 0;
-	int n = snprintf(tmp_path, sizeof(tmp_path), "%.*s.%s.XXXXXX", dirlen, path,
-			 slash ? slash + 1 : path);
-	if (n < 0 || (size_t)n >= sizeof(tmp_path)) {
-		errorf("%s: %s", path, strerror(ENAMETOOLONG));
 		return -1;
 	}
-	fd = mkostemp(tmp_path, O_CLOEXEC);
+	if (write_all(fd, buf, len)) {
+		errorf("%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (close(fd)) {
+		errorf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Write BUF to a new file in DFD (DIR) and rename it onto NAME, so readers
+ * see the old content or the new, never a mix, and a failure leaves NAME as
+ * it was.  The temporary name is short whatever NAME's length (a 255-byte
+ * NAME plus a suffix would pass NAME_MAX) and is created O_EXCL|O_NOFOLLOW:
+ * nothing someone put there first is ever opened. */
+static int replace_file(const char *path, const char *dir, int dfd, const char *name,
+			mode_t mode, const void *buf, size_t len)
+{
+	int fd = -1;
+
+	for (unsigned tries = 0; fd < 0 && tries < 100; tries++) {
+		unsigned long long v;
+
+		if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v)) {
+			/* No entropy yet (early boot): O_EXCL keeps any name safe. */
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			v = (unsigned long long)ts.tv_nsec * 1000003U ^
+			    (unsigned long long)getpid() << 32 ^ tries;
+		}
+		snprintf(tmp_name, sizeof(tmp_name), ".scmpc-%012llx", v & 0xffffffffffffULL);
+		fd = openat(dfd, tmp_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
 	if (fd < 0) {
-		errorf("%s: cannot create a temporary file: %s", path, strerror(errno));
+		errorf("%s: cannot create a temporary file in %s: %s", path, dir, strerror(errno));
 		return -1;
 	}
+	tmp_dirfd = dfd;
 	tmp_live = 1;
 	if (write_all(fd, buf, len) || fchmod(fd, mode) || fsync(fd)) {
 		errorf("%s: %s", path, strerror(errno));
@@ -335,14 +445,155 @@ static int write_output(const char *path, const void *buf, size_t len)
 		errorf("%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	if (rename(tmp_path, path)) {
+	/* rename(2) replaces the directory entry NAME, whatever it is: a link
+	 * there is replaced itself, and its target is never touched. */
+	if (renameat(dfd, tmp_name, dfd, name)) {
+		errorf("%s: cannot put the new file in its place: %s", path, strerror(errno));
+		goto fail;
+	}
+	tmp_live = 0;
+	return 0;
+fail:
+	unlinkat(dfd, tmp_name, 0);
+	tmp_live = 0;
+	return -1;
+}
+
+/* Write BUF to PATH, the file -o names and no other.  No path is resolved
+ * beforehand (no realpath()): the last component is looked at with
+ * AT_SYMLINK_NOFOLLOW relative to its directory, which is opened once. */
+static int write_output(const char *path, const void *buf, size_t len)
+{
+	char dir[PATH_MAX], target[PATH_MAX];
+	const char *slash, *name;
+	struct stat st, via, dst;
+	mode_t mode = new_file_mode();
+	int dfd, fd, rc = -1;
+	ssize_t tl;
+
+	if (!path || !strcmp(path, "-"))
+		return write_fd("standard output", STDOUT_FILENO, buf, len);
+	fd = fd_named(path);
+	if (fd >= 0)
+		return write_fd(path, fd, buf, len);
+	slash = strrchr(path, '/');
+	name = slash ? slash + 1 : path;
+	/* "DIR/", "." or "..": a directory, or nothing; open() says which. */
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return write_in_place(path, AT_FDCWD, path, NULL, buf, len);
+	if (!slash) {
+		strcpy(dir, ".");
+	} else {
+		size_t n = slash == path ? 1 : (size_t)(slash - path);
+
+		if (n >= sizeof(dir)) {
+			errorf("%s: %s", path, strerror(ENAMETOOLONG));
+			return -1;
+		}
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		errorf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (errno != ENOENT) {
+			errorf("%s: %s", path, strerror(errno));
+			goto out;
+		}
+	} else if (is_input(path, &st) ||
+		   (S_ISLNK(st.st_mode) && !fstatat(dfd, name, &via, 0) && is_input(path, &via))) {
+		goto out;
+	} else if (S_ISLNK(st.st_mode)) {
+		/* A link is replaced, never followed, as mv(1) and install(1)
+		 * replace it; nothing is written through a link.  Except another
+		 * user's link in a sticky directory such as /tmp: there it is
+		 * what fs.protected_symlinks guards against, a link planted where
+		 * someone else is about to write.  It is refused, so the caller
+		 * hears of it, and so that root and other callers fare alike
+		 * (rename(2) over another user's entry there is EPERM unless
+		 * root). */
+		if (fstat(dfd, &dst)) {
+			errorf("%s: %s", dir, strerror(errno));
+			goto out;
+		}
+		if ((dst.st_mode & S_ISVTX) && st.st_uid != geteuid()) {
+			errorf("%s: a symbolic link owned by uid %u in the sticky directory %s; "
+			       "not replacing it or writing through it",
+			       path, (unsigned)st.st_uid, dir);
+			goto out;
+		}
+		/* The caller's own link to /dev/stdout, or /dev/stdout itself
+		 * reached by another spelling (//dev/stdout). */
+		tl = readlinkat(dfd, name, target, sizeof(target) - 1);
+		if (tl > 0) {
+			target[tl] = '\0';
+			fd = fd_named(target);
+			if (fd >= 0) {
+				rc = write_fd(path, fd, buf, len);
+				goto out;
+			}
+		}
+	} else if (S_ISREG(st.st_mode)) {
+		/* The caller's own file keeps its permissions, never a setuid,
+		 * setgid or sticky bit: the new file belongs to the caller (root,
+		 * often) and a filter is no program.  Another user's mode says
+		 * nothing of what the caller wants. */
+		if (st.st_uid == geteuid())
+			mode = st.st_mode & 0777;
+	} else {
+		rc = write_in_place(path, dfd, name, &st, buf, len);
+		goto out;
+	}
+	rc = replace_file(path, dir, dfd, name, mode, buf, len);
+out:
+	close(dfd);
+	return rc;
+}
+
+/* Create NAME in directory DFD (PATH in messages) holding BUF, for dump,
+ * whose names (PID-N.bpf) anyone can predict: O_EXCL|O_NOFOLLOW, so a file
+ * or link someone put there first is never opened, followed or replaced. */
+static int create_new(int dfd, const char *path, const char *name, const void *buf, size_t len)
+{
+	struct stat st;
+	int fd;
+
+	if (strlen(name) >= sizeof(tmp_name)) {
+		errorf("%s: %s", path, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		if (errno == EEXIST && !fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISLNK(st.st_mode))
+			errorf("%s: a symbolic link is in the way; dump never follows or "
+			       "replaces one", path);
+		else if (errno == EEXIST)
+			errorf("%s: already exists; dump does not replace files "
+			       "(remove it or choose another -o DIR)", path);
+		else
+			errorf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(tmp_name, sizeof(tmp_name), "%s", name);
+	tmp_dirfd = dfd;
+	tmp_live = 1;
+	if (write_all(fd, buf, len) || fsync(fd)) {
+		errorf("%s: %s", path, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	if (close(fd)) {
 		errorf("%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	tmp_live = 0;
 	return 0;
 fail:
-	unlink(tmp_path);
+	unlinkat(dfd, name, 0);
 	tmp_live = 0;
 	return -1;
 }
@@ -452,8 +703,20 @@ static void free_caps(char **caps)
 	free(caps);
 }
 
+/* Adds NAME to LIST (of N) unless it is there: the list holds at most
+ * every capability once, which its size allows for. */
+static int add_cap(char **list, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(list[i], name))
+			return 0;
+	return (list[(*n)++] = strdup(name)) ? 0 : -1;
+}
+
 /* "default", "all", "none"/"" or a comma list; CAP_ and case are optional
- * so that "net_admin,sys_ptrace" works too. */
+ * so that "net_admin,sys_ptrace" works too.  In a list, "default" and
+ * "all" stand for their sets ("default,CAP_SYS_ADMIN" is Docker's
+ * --cap-add SYS_ADMIN). */
 static int parse_caps(const char *s, struct cli *c)
 {
 	size_t n = 0, cap = ARRAY_SIZE(all_caps) + 1;
@@ -484,7 +747,18 @@ static int parse_caps(const char *s, struct cli *c)
 			s++, len--;
 		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
 			len--;
-		if (len) {
+		if (len == 7 && !strncasecmp(s, "default", 7)) {
+			for (const char *const *d = json_docker_default_caps(); *d; d++)
+				if (add_cap(list, &n, *d))
+					return -1;
+		} else if (len == 3 && !strncasecmp(s, "all", 3)) {
+			for (size_t i = 0; i < ARRAY_SIZE(all_caps); i++)
+				if (add_cap(list, &n, all_caps[i]))
+					return -1;
+		} else if (len == 4 && !strncasecmp(s, "none", 4)) {
+			usage_error("'none' cannot be combined with other capabilities");
+			return 1;
+		} else if (len) {
 			bool prefixed = len > 4 && !strncasecmp(s, "CAP_", 4);
 
 			if (len + (prefixed ? 0 : 4) >= sizeof(name)) {
@@ -504,10 +778,7 @@ static int parse_caps(const char *s, struct cli *c)
 				usage_error("unknown capability '%s'", name);
 				return 1;
 			}
-			bool dup = false;
-			for (size_t i = 0; i < n; i++)
-				dup |= !strcmp(list[i], name);
-			if (!dup && !(list[n++] = strdup(name)))
+			if (add_cap(list, &n, name))
 				return -1;
 		}
 		s += strcspn(s, ",");
@@ -547,8 +818,10 @@ static bool parse_kernel(const char *s, unsigned *major, unsigned *minor)
 }
 
 /* Decimal or 0x hex; a leading '-' gives the two's complement, so that
- * AT_FDCWD can be written -100. */
-static bool parse_u64(const char *s, uint64_t *out)
+ * AT_FDCWD can be written -100.  1 for a number, 0 for none, -1 for one
+ * outside -2^63 .. 2^64-1, which no 64-bit register holds (it is refused,
+ * not wrapped or saturated). */
+static int parse_u64(const char *s, uint64_t *out)
 {
 	bool neg = *s == '-';
 	int base = 10;
@@ -562,13 +835,15 @@ static bool parse_u64(const char *s, uint64_t *out)
 		s += 2;
 	}
 	if (!*s || !((*s >= '0' && *s <= '9') || (base == 16 && strchr("abcdefABCDEF", *s))))
-		return false;
+		return 0;
 	errno = 0;
 	v = strtoull(s, &e, base);
-	if (errno || *e)
-		return false;
+	if (*e)
+		return 0;
+	if (errno == ERANGE || (neg && v > (uint64_t)1 << 63))
+		return -1;
 	*out = neg ? (uint64_t)0 - v : v;
-	return true;
+	return 1;
 }
 
 static int parse_format(const char *s)
@@ -686,7 +961,8 @@ static void print_help(FILE *f)
 "                      compile: the target; exec: this machine's (the only\n"
 "                      one it can load); otherwise: the ABI to examine\n"
 "      --caps LIST     capabilities for Docker includes/excludes: CAP_X,CAP_Y,\n"
-"                      'default' (Docker's default set), 'all' or 'none'\n"
+"                      'default' (Docker's default set), 'all' or 'none';\n"
+"                      'default,CAP_X' is the default set plus CAP_X\n"
 "      --kernel X.Y    kernel version for Docker minKernel (default: running)\n"
 "      --strict        unknown syscall names are errors, not warnings\n"
 "      --no-enosys     no runc-style ENOSYS for syscalls newer than the policy\n"
@@ -831,7 +1107,8 @@ static const struct {
 	  "                      keep their privileges (needs CAP_SYS_ADMIN)\n" },
 	{ F_CAPS, NULL,
 	  "      --caps LIST     capabilities for Docker includes/excludes: CAP_X,CAP_Y,\n"
-	  "                      'default' (Docker's default set), 'all' or 'none'\n" },
+	  "                      'default' (Docker's default set), 'all' or 'none';\n"
+	  "                      'default,CAP_X' is the default set plus CAP_X\n" },
 	{ F_KERNEL, "inspect",
 	  "      --kernel X.Y    the kernel whose action cache to predict (default:\n"
 	  "                      running)\n" },
@@ -987,12 +1264,26 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			c->runtime = (enum scmpc_runtime)rt;
 			break;
 		}
-		case OPT_BAD_ARCH:
-			if (scmpc_action_parse(optarg, &c->bad_arch) < 0)
+		case OPT_BAD_ARCH: {
+			int ra = scmpc_action_parse(optarg, &c->bad_arch);
+			/* -ERANGE: ERRNO(N) or TRACE(N) with N the action cannot
+			 * carry; N is quoted as written, not as 16 bits of it */
+			if (ra == -ERANGE) {
+				const char *n = strchr(optarg, '(');
+				bool is_errno = !strncasecmp(optarg, "ERRNO", 5) ||
+						!strncasecmp(optarg, "SCMP_ACT_ERRNO", 14);
+				return usage_error("--bad-arch %s: %s %.*s is out of range (%s)", optarg,
+						   is_errno ? "errno" : "TRACE data",
+						   (int)strcspn(n + 1, ")"), n + 1,
+						   is_errno ? "0-4095: the kernel caps errno at 4095"
+							    : "0-65535: TRACE data is 16 bits");
+			}
+			if (ra < 0)
 				return usage_error("unknown action '%s' (KILL_PROCESS, KILL_THREAD, TRAP, "
 						   "ERRNO(N), TRACE(N), LOG or ALLOW)", optarg);
 			c->json_flags |= SCMPC_JSON_BAD_ARCH;
 			break;
+		}
 		case 's':
 			c->stats = true;
 			break;
@@ -2083,11 +2374,17 @@ static int cmd_explain(struct cli *c)
 		return usage_error("explain needs a POLICY and a SYSCALL");
 	if (c->npos > 8)
 		return usage_error("a syscall has at most 6 arguments");
-	for (int i = 2; i < c->npos; i++)
-		if (!parse_u64(c->pos[i], &args[i - 2]))
+	for (int i = 2; i < c->npos; i++) {
+		int pr = parse_u64(c->pos[i], &args[i - 2]);
+		if (pr < 0)
+			return usage_error("argument value '%s' is out of range (-9223372036854775808 "
+					   "to 18446744073709551615)", c->pos[i]);
+		if (!pr)
 			return usage_error("invalid argument value '%s'", c->pos[i]);
-	if (parse_u64(c->pos[1], &v)) {
-		if (v > UINT32_MAX && v < 0xffffffff80000000ULL)
+	}
+	int pn = parse_u64(c->pos[1], &v);
+	if (pn) {
+		if (pn < 0 || (v > UINT32_MAX && v < 0xffffffff80000000ULL))
 			return usage_error("syscall number '%s' out of range", c->pos[1]);
 		nr = (uint32_t)v;
 		/* Numbers are accepted with or without the ABI's base (the x32
@@ -2805,8 +3102,15 @@ static int find_command(const char *name)
 	struct stat st;
 
 	if (strchr(name, '/')) {
-		if (access(name, X_OK) == 0)
-			return EXIT_OK;
+		/* access(X_OK) holds for a directory too, which execve then
+		 * refuses with EACCES: said here, that is not the filter's doing. */
+		if (access(name, X_OK) == 0) {
+			if (stat(name, &st) < 0 || S_ISREG(st.st_mode))
+				return EXIT_OK;
+			errorf("%s: %s", name, S_ISDIR(st.st_mode) ? strerror(EISDIR)
+					: "not a regular file, so it cannot be executed");
+			return EXIT_CANNOT_RUN;
+		}
 		int e = errno;
 		errorf("%s: %s", name, strerror(e));
 		return e == ENOENT || e == ENOTDIR ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
@@ -3004,6 +3308,15 @@ static int cmd_exec(struct cli *c)
 	rc = f.policy ? scmpc_load_prog(f.prog, f.policy, &o, &res, d)
 		      : scmpc_load(f.insns, f.len, &o, &res, d);
 	report_warnings(f.name, d, c->quiet);
+	if (rc == -EACCES && c->keep_nnp) {
+		/* the library's message names its flag; the user gave an option */
+		errorf("%s: --keep-nnp needs CAP_SYS_ADMIN or an inherited no_new_privs, and "
+		       "this process has neither: the kernel refuses the filter then (EACCES), "
+		       "because it could subvert a set-user-ID program; drop --keep-nnp or run "
+		       "with CAP_SYS_ADMIN", f.name);
+		handoff_abort(&h);
+		goto out;
+	}
 	if (rc < 0) {
 		report_diag(f.name, d, rc);
 		handoff_abort(&h);
@@ -3055,7 +3368,8 @@ static int cmd_dump(struct cli *c)
 	struct stat st;
 	unsigned pid;
 	const char *end;
-	int n = 0, status = EXIT_INPUT;
+	int n = 0, status = EXIT_INPUT, dfd, written = 0;
+	char name[64], path[PATH_MAX];
 
 	if (c->npos != 1)
 		return usage_error(c->npos ? "dump takes one PID" : "dump needs a PID");
@@ -3063,16 +3377,23 @@ static int cmd_dump(struct cli *c)
 		return usage_error("invalid process id '%s'", c->pos[0]);
 	if (!strcmp(dir, "-"))
 		return usage_error("dump writes one file per filter: -o names a directory");
-	errno = 0;
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		errorf("%s: %s", dir, strerror(errno ? errno : ENOTDIR));
+	/* The files are created relative to this descriptor, so the
+	 * directory checked is the one written to; a link in DIR's place is
+	 * not followed, for the reason create_new() gives. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		if (errno == ENOTDIR && !lstat(dir, &st) && S_ISLNK(st.st_mode))
+			errorf("%s: a symbolic link; dump does not follow it (name the directory "
+			       "itself)", dir);
+		else
+			errorf("%s: %s", dir, strerror(errno));
 		return EXIT_INPUT;
 	}
 
 	d = scmpc_diag_new();
 	if (!d) {
 		errorf("%s", strerror(ENOMEM));
-		return EXIT_INPUT;
+		goto out;
 	}
 	n = scmpc_introspect((pid_t)pid, NULL, &progs, d);
 	report_warnings("dump", d, false);
@@ -3080,9 +3401,18 @@ static int cmd_dump(struct cli *c)
 		const char *msg = scmpc_diag_message(d);
 
 		switch (-n) {
-		case ESRCH:
-			errorf("no process %u", pid);
+		case ESRCH: {
+			char none[48];
+
+			/* the library's other ESRCH reasons (a zombie, a thread
+			 * gone while stopped) are passed on as they are */
+			snprintf(none, sizeof(none), "no thread %u", pid);
+			if (!*msg || !strcmp(msg, none))
+				errorf("no process %u", pid);
+			else
+				errorf("process %u: %s", pid, msg);
 			break;
+		}
 		case EPERM:
 		case EACCES:
 			errorf("process %u: %s%s", pid, *msg ? msg : strerror(-n),
@@ -3112,18 +3442,22 @@ static int cmd_dump(struct cli *c)
 	co.kernel_version = running_kernel();
 	uint8_t bits[(CACHE_NR + 7) / 8];
 	size_t used = 0;
-	for (int i = 0; i < n; i++) {
-		char path[PATH_MAX];
-		size_t elen = scmpc_prog_ebpf_len(progs[i]);
-
-		insns[i] = scmpc_prog_insns(progs[i]);
-		lens[i] = scmpc_prog_len(progs[i]);
-		if (snprintf(path, sizeof(path), "%s/%u-%d.bpf", dir, pid, i) >= (int)sizeof(path)) {
+	for (; written < n; written++) {
+		insns[written] = scmpc_prog_insns(progs[written]);
+		lens[written] = scmpc_prog_len(progs[written]);
+		snprintf(name, sizeof(name), "%u-%d.bpf", pid, written);
+		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path)) {
 			errorf("%s: %s", dir, strerror(ENAMETOOLONG));
 			goto out;
 		}
-		if (write_output(path, insns[i], lens[i] * sizeof(struct sock_filter)))
+		if (create_new(dfd, path, name, insns[written],
+			       lens[written] * sizeof(struct sock_filter)))
 			goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t elen = scmpc_prog_ebpf_len(progs[i]);
+
+		snprintf(path, sizeof(path), "%s/%u-%d.bpf", dir, pid, i);
 		int cached = scmpc_cache_bitmap(&insns[i], &lens[i], 1, native, &co, bits);
 		printf("%d %s: %zu instructions, %zu eBPF, ", i, path, lens[i], elen);
 		if (cached < 0)
@@ -3144,6 +3478,12 @@ static int cmd_dump(struct cli *c)
 		printf("%d of %u %s syscalls cached\n", cached, CACHE_NR, scmpc_arch_name(native));
 	status = EXIT_OK;
 out:
+	/* All or nothing: a failed dump leaves no PID-N.bpf in a rerun's way. */
+	while (status != EXIT_OK && written-- > 0) {
+		snprintf(name, sizeof(name), "%u-%d.bpf", pid, written);
+		unlinkat(dfd, name, 0);
+	}
+	close(dfd);
 	free(insns);
 	free(lens);
 	scmpc_prog_array_free(progs, n > 0 ? (size_t)n : 0);
