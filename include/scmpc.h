@@ -78,6 +78,37 @@ extern "C" {
 #define SCMPC_VERSION_MICRO 0
 SCMPC_API const char *scmpc_version(void);
 
+/* ----------------------------------------------------------- conventions */
+
+/*
+ * Options, rule and state structs start with sz, the size of the struct
+ * the caller was built with, so that they can grow without breaking the
+ * ABI.  A call refuses with -EINVAL (and says why in its scmpc_diag) a
+ * struct whose sz stops before the fields it reads, or one that sets a
+ * field past those this version knows: a newer caller's option would
+ * otherwise be ignored without a word.  Output structs with sz
+ * (scmpc_arch_info, scmpc_load_result) are filled up to their sz.  Every
+ * call checks its handles: NULL is an error (-EINVAL), or for a getter
+ * without an error channel its documented neutral answer.
+ *
+ * SCMPC_OPTS declares such a struct zeroed, padding included, with sz set:
+ *     SCMPC_OPTS(scmpc_compile_opts, o, .flags = SCMPC_COMPILE_NAIVE);
+ *     scmpc_compile(p, &o, &prog, d);
+ * (give at least one field; `.sz = sizeof(struct T)` alone will do).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define SCMPC_OPTS(TYPE, NAME, ...)                                                 \
+	struct TYPE NAME = ({                                                      \
+		struct TYPE scmpc_opts_;                                           \
+		__builtin_memset(&scmpc_opts_, 0, sizeof(scmpc_opts_));            \
+		scmpc_opts_ = (struct TYPE){ __VA_ARGS__ };                        \
+		scmpc_opts_.sz = sizeof(struct TYPE);                              \
+		scmpc_opts_;                                                       \
+	})
+#else
+#define SCMPC_OPTS(TYPE, NAME, ...) struct TYPE NAME = { __VA_ARGS__ }; NAME.sz = sizeof(struct TYPE)
+#endif
+
 /* ---------------------------------------------------------------- errors */
 
 typedef struct scmpc_diag scmpc_diag;

@@ -102,6 +102,8 @@ SCMPC_API int scmpc_cache_bitmap(const struct sock_filter *const *progs, const s
 	uint32_t audit;
 	int count = 0;
 
+	if (OPTS_VALID(o, scmpc_cache_opts, sz, NULL))
+		return -EINVAL;
 	OPTS_COPY(opts, o);
 	unsigned kv = opts.kernel_version ? opts.kernel_version : DEFAULT_KERNEL;
 	uint32_t nr_count = opts.nr_count ? opts.nr_count : DEFAULT_NR_COUNT;

@@ -25,6 +25,8 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 	uint64_t t0 = now_ns();
 	int err;
 
+	if ((err = OPTS_VALID(o, scmpc_compile_opts, sz, d)) < 0)
+		return err;
 	OPTS_COPY(opts, o);
 	if (!p || !out)
 		return diag_err(d, -EINVAL, NULL, "no policy or no output");

@@ -126,3 +126,19 @@ void diag_warn_once(scmpc_diag *d, const char *fmt, ...)
 			return;
 	add_warning(d, buf);
 }
+
+int opts_check(const void *opts, size_t sz, size_t need, size_t known, const char *type,
+	       scmpc_diag *d)
+{
+	if (sz < need)
+		return diag_err(d, -EINVAL, NULL,
+				"struct %s: sz is %zu, but this call reads its first %zu bytes "
+				"(set sz = sizeof(struct %s))", type, sz, need, type);
+	for (size_t i = known; i < sz; i++)
+		if (((const unsigned char *)opts)[i])
+			return diag_err(d, -EINVAL, NULL,
+					"struct %s sets a field this version of scmpc does not know "
+					"(byte %zu of %zu is not zero; this version knows %zu bytes)",
+					type, i, sz, known);
+	return 0;
+}

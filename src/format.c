@@ -484,6 +484,8 @@ SCMPC_API int scmpc_format(const struct sock_filter *insns, size_t len, enum scm
 	struct sbuf b = { 0 };
 	struct flow *fl = NULL;
 
+	if (OPTS_VALID(o, scmpc_format_opts, sz, d))
+		return -EINVAL;
 	OPTS_COPY(opts, o);
 	if (!out)
 		return diag_err(d, -EINVAL, NULL, "no place to store the output");

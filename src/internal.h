@@ -11,6 +11,19 @@
 
 /* Read an options struct the caller may have built against an older header:
  * copy what its sz covers over zeroed defaults. */
+/* The options-struct contract, as libbpf keeps it: SZ must cover the
+ * fields this call needs (through NEED, the last of them), and bytes past
+ * the struct this version knows must be zero, since they are fields of a
+ * newer scmpc this one would silently ignore.  Returns 0 or -EINVAL with a
+ * message naming the struct.  TYPE is the struct's tag. */
+int opts_check(const void *opts, size_t sz, size_t need, size_t known, const char *type,
+	       scmpc_diag *d);
+#define OPTS_END(type, field) (offsetof(struct type, field) + sizeof(((struct type *)0)->field))
+#define OPTS_VALID(src, type, need, d)                                              \
+	((src) ? opts_check((src), (src)->sz, OPTS_END(type, need), sizeof(struct type), \
+			    #type, (d))                                              \
+	       : 0)
+
 #define OPTS_COPY(dst, src)                                                        \
 	do {                                                                       \
 		memset(&(dst), 0, sizeof(dst));                                    \

@@ -227,6 +227,8 @@ SCMPC_API int scmpc_introspect(pid_t tid, const struct scmpc_introspect_opts *o,
 	struct seccomp_status ts, self;
 	int r, sig = 0;
 
+	if (OPTS_VALID(o, scmpc_introspect_opts, sz, d))
+		return -EINVAL;
 	OPTS_COPY(opts, o);
 	if (!out)
 		return diag_err(d, -EINVAL, NULL, "no place to store the programs");

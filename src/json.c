@@ -1592,6 +1592,8 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 		*out = NULL;
 	if (!out || (!json && len))
 		return diag_err(d, -EINVAL, NULL, "no input or no output pointer");
+	if (OPTS_VALID(o, scmpc_json_opts, sz, d))
+		return -EINVAL;
 	OPTS_COPY(c.o, o);
 	if (c.o.flavor != SCMPC_JSON_AUTO && c.o.flavor != SCMPC_JSON_OCI &&
 	    c.o.flavor != SCMPC_JSON_DOCKER)

@@ -620,6 +620,8 @@ SCMPC_API int scmpc_load(const struct sock_filter *insns, size_t len,
 	struct scmpc_load_opts opts;
 	struct scmpc_load_result out;
 
+	if (OPTS_VALID(o, scmpc_load_opts, sz, d))
+		return -EINVAL;
 	OPTS_COPY(opts, o);
 	memset(&out, 0, sizeof(out));
 	out.listener_fd = -1;
@@ -640,6 +642,8 @@ SCMPC_API int scmpc_load_prog(const scmpc_prog *prog, const scmpc_policy *p,
 
 	if (!prog)
 		return diag_err(d, -EINVAL, NULL, "no program given");
+	if (OPTS_VALID(o, scmpc_load_opts, sz, d))
+		return -EINVAL;
 	OPTS_COPY(opts, o);
 	opts.sz = sizeof(opts);
 	if (p)

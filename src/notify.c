@@ -286,9 +286,11 @@ SCMPC_API int scmpc_notify_handoff(int listener_fd, const char *socket_path,
 	struct sockaddr_un sa;
 	int r = 0;
 
+	if (!in)
+		return diag_err(d, -EINVAL, NULL, "no process state");
+	if (OPTS_VALID(in, scmpc_process_state, pid, d))
+		return -EINVAL;
 	OPTS_COPY(st, in);
-	if (!in || in->sz < offsetof(struct scmpc_process_state, pid) + sizeof(pid_t))
-		return diag_err(d, -EINVAL, NULL, "no process state, or one too small");
 	if ((r = check_listener(listener_fd, d)) < 0)
 		return r;
 	if (!socket_path || socket_path[0] != '/')

@@ -144,7 +144,7 @@ SCMPC_API void scmpc_policy_free(scmpc_policy *p)
 
 SCMPC_API uint32_t scmpc_policy_default_action(const scmpc_policy *p)
 {
-	return p->def_action;
+	return p ? p->def_action : SCMPC_ACT_KILL_PROCESS;
 }
 
 bool policy_has_arch(const scmpc_policy *p, enum scmpc_arch a)
@@ -157,6 +157,8 @@ bool policy_has_arch(const scmpc_policy *p, enum scmpc_arch a)
 
 SCMPC_API int scmpc_policy_add_arch(scmpc_policy *p, enum scmpc_arch a, scmpc_diag *d)
 {
+	if (!p)
+		return diag_err(d, -EINVAL, NULL, "no policy");
 	if (!arch_info(a))
 		return diag_err(d, -EINVAL, NULL, "unsupported architecture %d", (int)a);
 	if (policy_has_arch(p, a))
@@ -172,15 +174,17 @@ SCMPC_API int scmpc_policy_add_arch(scmpc_policy *p, enum scmpc_arch a, scmpc_di
 	return 0;
 }
 
-SCMPC_API size_t scmpc_policy_arch_count(const scmpc_policy *p) { return p->narches; }
+SCMPC_API size_t scmpc_policy_arch_count(const scmpc_policy *p) { return p ? p->narches : 0; }
 
 SCMPC_API enum scmpc_arch scmpc_policy_arch(const scmpc_policy *p, size_t i)
 {
-	return i < p->narches ? p->arches[i] : SCMPC_ARCH_NONE;
+	return p && i < p->narches ? p->arches[i] : SCMPC_ARCH_NONE;
 }
 
 SCMPC_API int scmpc_policy_set_flags(scmpc_policy *p, unsigned flags, scmpc_diag *d)
 {
+	if (!p)
+		return diag_err(d, -EINVAL, NULL, "no policy");
 	/* TSYNC LOG SPEC_ALLOW NEW_LISTENER TSYNC_ESRCH WAIT_KILLABLE_RECV */
 	if (flags & ~0x3fU)
 		return diag_err(d, -EINVAL, "flags", "unknown seccomp filter flags 0x%x", flags);
@@ -188,7 +192,7 @@ SCMPC_API int scmpc_policy_set_flags(scmpc_policy *p, unsigned flags, scmpc_diag
 	return 0;
 }
 
-SCMPC_API unsigned scmpc_policy_flags(const scmpc_policy *p) { return p->load_flags; }
+SCMPC_API unsigned scmpc_policy_flags(const scmpc_policy *p) { return p ? p->load_flags : 0; }
 
 SCMPC_API int scmpc_policy_set_merge(scmpc_policy *p, enum scmpc_merge m, scmpc_diag *d)
 {
@@ -274,6 +278,8 @@ static int check_action(scmpc_diag *d, uint32_t act, const char *where)
 
 SCMPC_API int scmpc_policy_set_bad_arch_action(scmpc_policy *p, uint32_t act, scmpc_diag *d)
 {
+	if (!p)
+		return diag_err(d, -EINVAL, NULL, "no policy");
 	int r = check_action(d, act, "bad-arch action");
 	if (r)
 		return r;
@@ -284,6 +290,8 @@ SCMPC_API int scmpc_policy_set_bad_arch_action(scmpc_policy *p, uint32_t act, sc
 SCMPC_API int scmpc_policy_set_unknown_action(scmpc_policy *p, uint32_t act,
 					      enum scmpc_unknown_threshold thr, scmpc_diag *d)
 {
+	if (!p)
+		return diag_err(d, -EINVAL, NULL, "no policy");
 	int r = check_action(d, act, "unknown-syscall action");
 	if (r)
 		return r;
@@ -330,6 +338,8 @@ SCMPC_API bool scmpc_policy_listener(const scmpc_policy *p, const char **path,
 SCMPC_API int scmpc_policy_set_limit(scmpc_policy *p, enum scmpc_arch a, uint32_t max, uint32_t act,
 				     unsigned flags, scmpc_diag *d)
 {
+	if (!p)
+		return diag_err(d, -EINVAL, NULL, "no policy");
 	int r = check_action(d, act, "limit action");
 	if (r)
 		return r;
@@ -354,12 +364,16 @@ const struct limit *call_limit(const scmpc_policy *p, uint32_t audit, uint32_t n
 SCMPC_API int scmpc_policy_add_rule(scmpc_policy *p, const struct scmpc_rule *in, scmpc_diag *d)
 {
 	struct scmpc_rule r;
-	OPTS_COPY(r, in);
-	const char *where = r.origin;
 	int err;
 
-	if (!in)
-		return diag_err(d, -EINVAL, NULL, "no rule");
+	if (!p || !in)
+		return diag_err(d, -EINVAL, NULL, "no policy or no rule");
+	/* A rule that stops before its conditions would lose them: a
+	 * conditional ALLOW would become an unconditional one. */
+	if (OPTS_VALID(in, scmpc_rule, nconds, d))
+		return -EINVAL;
+	OPTS_COPY(r, in);
+	const char *where = r.origin;
 	if ((err = check_action(d, r.action, where)))
 		return err;
 	if (r.arch != SCMPC_ARCH_NONE && !arch_info(r.arch))
@@ -417,11 +431,11 @@ SCMPC_API int scmpc_policy_add_rule(scmpc_policy *p, const struct scmpc_rule *in
 	return (int)p->nrules++;
 }
 
-SCMPC_API size_t scmpc_policy_rule_count(const scmpc_policy *p) { return p->nrules; }
+SCMPC_API size_t scmpc_policy_rule_count(const scmpc_policy *p) { return p ? p->nrules : 0; }
 
 SCMPC_API const char *scmpc_policy_rule_origin(const scmpc_policy *p, size_t i)
 {
-	return i < p->nrules ? p->rules[i].origin : NULL;
+	return p && i < p->nrules ? p->rules[i].origin : NULL;
 }
 
 static int cmp_resolved(const void *a, const void *b)

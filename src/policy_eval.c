@@ -372,6 +372,12 @@ SCMPC_API uint32_t scmpc_policy_eval(const scmpc_policy *p, const struct seccomp
 				     int *rule)
 {
 	struct arch_view views[SCMPC_ARCH_COUNT];
+	if (!p || !sd) {
+		/* no error channel: the most restrictive answer */
+		if (rule)
+			*rule = -1;
+		return SCMPC_ACT_KILL_PROCESS;
+	}
 	if (policy_views_init(p, views, NULL) < 0) {
 		if (rule)
 			*rule = -1;

@@ -99,7 +99,16 @@ SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns
 	struct arch_view views[SCMPC_ARCH_COUNT];
 	int err;
 
+	if (OPTS_VALID(o, scmpc_stats_opts, sz, d))
+		return -EINVAL;
 	OPTS_COPY(opts, o);
+	/* The embedded cache options: sz 0 leaves them unset; a struct embedded
+	 * in this one cannot be larger than this version's. */
+	if (o && o->sz >= OPTS_END(scmpc_stats_opts, cache) && opts.cache.sz &&
+	    (opts.cache.sz < OPTS_END(scmpc_cache_opts, sz) ||
+	     opts.cache.sz > sizeof(opts.cache)))
+		return diag_err(d, -EINVAL, NULL, "struct scmpc_stats_opts: cache.sz is %zu, not "
+				"sizeof(struct scmpc_cache_opts)", opts.cache.sz);
 	uint32_t limit = opts.probe_limit ? opts.probe_limit : DEFAULT_PROBE;
 	uint32_t nr_count = DEFAULT_NR_COUNT;
 	if (o && o->sz >= offsetof(struct scmpc_stats_opts, cache) + sizeof(opts.cache) &&

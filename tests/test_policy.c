@@ -447,6 +447,72 @@ static void test_call_index(void **state)
 	assert_true(matched > compared / 4);
 }
 
+/* The options-struct contract: too-small sz, unknown trailing fields and
+ * NULL handles are refused with a message, never read past or crashed on. */
+static void test_struct_contract(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1));
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, d), 0);
+	struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = 7 };
+
+	/* sz stopping before the conditions would turn a conditional ALLOW
+	 * into an unconditional one */
+	struct scmpc_rule r = { .sz = offsetof(struct scmpc_rule, conds), .syscall = "read",
+				.action = SCMPC_ACT_ALLOW, .conds = &c, .nconds = 1 };
+	assert_int_equal(scmpc_policy_add_rule(p, &r, d), -EINVAL);
+	assert_non_null(strstr(scmpc_diag_message(d), "struct scmpc_rule: sz is"));
+	r.sz = 12;	/* cuts the name pointer */
+	assert_int_equal(scmpc_policy_add_rule(p, &r, d), -EINVAL);
+	assert_int_equal(scmpc_policy_rule_count(p), 0);
+
+	/* a newer caller's struct: zero past what this version knows is fine,
+	 * a field set there is refused */
+	struct {
+		struct scmpc_rule r;
+		uint64_t newer[2];
+	} big = { .r = { .sz = sizeof(big), .syscall = "read", .action = SCMPC_ACT_ALLOW,
+			 .conds = &c, .nconds = 1 } };
+	big.r.sz = sizeof(big);
+	assert_true(scmpc_policy_add_rule(p, &big.r, d) >= 0);
+	big.newer[1] = 1;
+	assert_int_equal(scmpc_policy_add_rule(p, &big.r, d), -EINVAL);
+	assert_non_null(strstr(scmpc_diag_message(d), "does not know"));
+	assert_int_equal(scmpc_policy_rule_count(p), 1);
+
+	/* options structs, through the one-line initializer */
+	SCMPC_OPTS(scmpc_compile_opts, o, .flags = 0);
+	assert_int_equal(o.sz, sizeof(struct scmpc_compile_opts));
+	scmpc_prog *prog = NULL;
+	assert_int_equal(scmpc_compile(p, &o, &prog, d), 0);
+	scmpc_prog_free(prog);
+	o.sz = 4;
+	assert_int_equal(scmpc_compile(p, &o, &prog, d), -EINVAL);
+	struct {
+		struct scmpc_compile_opts o;
+		uint32_t newer;
+	} bo = { .o = { .sz = sizeof(bo) }, .newer = 3 };
+	bo.o.sz = sizeof(bo);
+	assert_int_equal(scmpc_compile(p, &bo.o, &prog, d), -EINVAL);
+
+	/* NULL handles */
+	assert_int_equal(scmpc_policy_add_arch(NULL, SCMPC_ARCH_X86_64, d), -EINVAL);
+	assert_int_equal(scmpc_policy_add_rule(NULL, &r, d), -EINVAL);
+	assert_int_equal(scmpc_policy_add_rule(p, NULL, d), -EINVAL);
+	struct seccomp_data sd = { .nr = 0, .arch = AUDIT_ARCH_X86_64 };
+	assert_int_equal(scmpc_policy_eval(NULL, &sd, NULL), SCMPC_ACT_KILL_PROCESS);
+	assert_int_equal(scmpc_policy_eval(p, NULL, NULL), SCMPC_ACT_KILL_PROCESS);
+	assert_int_equal(scmpc_policy_rule_count(NULL), 0);
+	assert_int_equal(scmpc_policy_arch_count(NULL), 0);
+	assert_int_equal(scmpc_policy_set_flags(NULL, 0, d), -EINVAL);
+	assert_int_equal(scmpc_policy_set_bad_arch_action(NULL, SCMPC_ACT_KILL_THREAD, d), -EINVAL);
+	assert_int_equal(scmpc_policy_set_limit(NULL, SCMPC_ARCH_X86_64, 10, SCMPC_ACT_ERRNO(38), 0,
+						d), -EINVAL);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_semantics),
 		cmocka_unit_test(test_libseccomp_merge),
 		cmocka_unit_test(test_call_index),
+		cmocka_unit_test(test_struct_contract),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
