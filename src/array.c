@@ -19,3 +19,9 @@ bool array_reserve(void *arrp, size_t *cap, size_t n, size_t size, size_t first)
 	*cap = c;
 	return true;
 }
+
+int cmp_uint32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}

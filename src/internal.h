@@ -37,6 +37,8 @@ int opts_check(const void *opts, size_t sz, size_t need, size_t known, const cha
 /* Make room for element N of *ARRP (a T ** with *CAP elements allocated),
  * doubling from FIRST.  Returns false on ENOMEM; *ARRP is then unchanged. */
 bool array_reserve(void *arrp, size_t *cap, size_t n, size_t size, size_t first);
+/* qsort() order of uint32_t values. */
+int cmp_uint32(const void *a, const void *b);
 
 /* ---- diag.c */
 /* Record an error and return ERR (a negative errno) so callers can write

@@ -194,11 +194,6 @@ static bool add32(uint32_t **v, size_t *n, size_t *cap, uint64_t x)
 	return true;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
 
 long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **out)
 {
@@ -247,7 +242,7 @@ long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **
 		free(nums);
 		return -ENOMEM;
 	}
-	qsort(nums, n, sizeof(*nums), cmp_u32);
+	qsort(nums, n, sizeof(*nums), cmp_uint32);
 	size_t u = 0;
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || nums[i] != nums[u - 1])
@@ -352,7 +347,7 @@ static int verify_audit(const scmpc_policy *p, const struct arch_view *views, ui
 		nn += (size_t)nm;
 		free(more);
 	}
-	qsort(nums, nn, sizeof(*nums), cmp_u32);
+	qsort(nums, nn, sizeof(*nums), cmp_uint32);
 	size_t u = 0;
 	for (size_t i = 0; i < nn; i++)
 		if (i == 0 || nums[i] != nums[u - 1])
