@@ -6,8 +6,8 @@
 #include "internal.h"
 
 /* The decision DAG of a whole policy (dispatch.c): arch dispatch, per-ABI
- * number trees, and below each call lower_syscall()'s argument checks.  COMPACT lays argument checks out for size rather than
- * path length.  Returns the root node, or a negative errno. */
+ * number trees, and below each call lower_syscall()'s argument checks.
+ * COMPACT lays argument checks out for size rather than path length.  Returns the root node, or a negative errno. */
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
 		     bool compact, scmpc_diag *d);
 
