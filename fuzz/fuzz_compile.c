@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include "fuzz_common.h"
 #include "internal.h"	/* arch_table_max(), rule_witness() */
+#include "oracle.h"
 
 #define MAX_RULES 24
 #define MAX_CONDS 6
@@ -418,20 +419,7 @@ static bool ref_cond(const struct scmpc_cond *cc, bool compat32, bool lsc32, con
 
 	if (!eff_cond(cc, lsc32, &c))
 		return true;
-	uint64_t x = args[c.arg];
-
-	if (compat32 || (c.flags & SCMPC_COND_32BIT))
-		x = (uint32_t)x;
-	switch (c.op) {
-	case SCMPC_OP_EQ: return x == c.value;
-	case SCMPC_OP_NE: return x != c.value;
-	case SCMPC_OP_LT: return x < c.value;
-	case SCMPC_OP_LE: return x <= c.value;
-	case SCMPC_OP_GT: return x > c.value;
-	case SCMPC_OP_GE: return x >= c.value;
-	case SCMPC_OP_MASKED_EQ: return (x & c.value) == (c.value2 & c.value);
-	}
-	return false;
+	return oracle_cond(&c, args[c.arg], compat32);
 }
 
 /* Lower is more restrictive: the kernel's signed order of the action

@@ -39,6 +39,7 @@
 #if defined(__has_include)
 #if __has_include("lsc_ref.h")
 #include "lsc_ref.h"
+#include "oracle.h"
 #define HAVE_LSC_REF 1
 #endif
 #endif
@@ -819,21 +820,10 @@ static struct scmpc_cond op_cond(size_t oi, size_t vi, unsigned flags)
 	return c;
 }
 
-/* The operator's meaning, written independently of scmpc. */
+/* The operator's meaning, written independently of scmpc (oracle.h). */
 static bool op_holds(const struct scmpc_cond *c, uint64_t a)
 {
-	if (c->flags & SCMPC_COND_32BIT)
-		a &= 0xffffffffU;
-	switch (c->op) {
-	case SCMPC_OP_EQ: return a == c->value;
-	case SCMPC_OP_NE: return a != c->value;
-	case SCMPC_OP_LT: return a < c->value;
-	case SCMPC_OP_LE: return a <= c->value;
-	case SCMPC_OP_GT: return a > c->value;
-	case SCMPC_OP_GE: return a >= c->value;
-	case SCMPC_OP_MASKED_EQ: return (a & c->value) == c->value2;
-	}
-	return false;
+	return oracle_cond(c, a, false);
 }
 
 static size_t probe_values(uint64_t v, uint64_t *out)

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "oracle.h"
 #include "testutil.h"
 
 static char last_error[512];
@@ -331,21 +332,6 @@ static void cand_around(struct cands *c, const struct scmpc_cond *k)
 	}
 }
 
-static bool cond_true(const struct scmpc_cond *k, uint64_t x, bool compat32)
-{
-	if (compat32 || (k->flags & SCMPC_COND_32BIT))
-		x &= 0xffffffffULL;
-	switch (k->op) {
-	case SCMPC_OP_EQ: return x == k->value;
-	case SCMPC_OP_NE: return x != k->value;
-	case SCMPC_OP_LT: return x < k->value;
-	case SCMPC_OP_LE: return x <= k->value;
-	case SCMPC_OP_GT: return x > k->value;
-	case SCMPC_OP_GE: return x >= k->value;
-	case SCMPC_OP_MASKED_EQ: return (x & k->value) == k->value2;
-	}
-	return false;
-}
 
 /* A vector meeting every condition of R where the candidates allow it. */
 static void satisfy(const struct rule *r, const struct cands *c, bool compat32, uint64_t out[6])
@@ -360,7 +346,7 @@ static void satisfy(const struct rule *r, const struct cands *c, bool compat32, 
 			bool all = true;
 			for (size_t i = 0; i < r->nconds && all; i++)
 				if (r->conds[i].arg == arg)
-					all = cond_true(&r->conds[i], c[arg].v[j], compat32);
+					all = oracle_cond(&r->conds[i], c[arg].v[j], compat32);
 			if (all) {
 				out[arg] = c[arg].v[j];
 				break;
