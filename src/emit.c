@@ -83,6 +83,39 @@ static uint32_t add_item(struct emitter *e, struct item it)
 	return (uint32_t)e->nitems++;
 }
 
+/* A trampoline already placed within a jump's reach (the last 256 placed)
+ * that leads to TGT: a `ja TGT`, or a copy of TGT when TGT is a return. */
+static uint32_t trampoline_near(const struct emitter *e, const uint32_t *rev, size_t nrev,
+				uint32_t tgt)
+{
+	const struct item *t = &e->items[tgt];
+	bool is_ret = t->ins.code == (BPF_RET | BPF_K);
+	for (size_t k = 0; k < 256 && k < nrev; k++) {
+		const struct item *c = &e->items[rev[nrev - 1 - k]];
+		if (c->trampoline && ((c->ja && c->jt == tgt) ||
+				      (is_ret && !c->ja && c->ins.code == t->ins.code &&
+				       c->ins.k == t->ins.k)))
+			return rev[nrev - 1 - k];
+	}
+	return NONE;
+}
+
+/* A new trampoline to TGT: a copy of a return (one instruction either way,
+ * and no further jump), else `ja TGT`, whose offset has 32 bits. */
+static uint32_t trampoline_new(struct emitter *e, uint32_t tgt)
+{
+	struct item ti = { .trampoline = true, .jt = NONE, .jf = NONE };
+	const struct item *t = &e->items[tgt];
+	if (t->ins.code == (BPF_RET | BPF_K)) {
+		ti.ins = t->ins;
+	} else {
+		ti.ins = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, 0);
+		ti.ja = true;
+		ti.jt = tgt;
+	}
+	return add_item(e, ti);
+}
+
 /*
  * Jump reach, in one backward pass.  Walking from the end, everything after
  * the current instruction is final, so its distance from the end (`rpos`)
@@ -90,7 +123,8 @@ static uint32_t add_item(struct emitter *e, struct item it)
  * trampoline right after it; conditionals before it, handled later, reuse
  * any trampoline with the same target within their reach.  Inserting right
  * after a conditional never separates a load or ALU step from the
- * instruction it falls into.
+ * instruction it falls into.  Each new trampoline moves the conditional's
+ * other target one further, so both are checked again until both fit.
  */
 static int fix_reach(struct emitter *e, struct sock_filter **out, size_t *len)
 {
@@ -104,48 +138,28 @@ static int fix_reach(struct emitter *e, struct sock_filter **out, size_t *len)
 
 	for (size_t p = e->nseq; p-- > 0;) {
 		uint32_t id = e->seq[p];
-		struct item *it = &e->items[id];
-		for (int w = 0; it->cond && w < 2; w++) {
-			uint32_t tgt = w == 0 ? it->jt : it->jf;
-			/* rpos of this instruction if placed now is nrev. */
-			if (nrev - rpos[tgt] - 1 <= 255)
-				continue;
-			const struct item *t = &e->items[tgt];
-			bool is_ret = t->ins.code == (BPF_RET | BPF_K);
-			uint32_t tr = NONE;
-			for (size_t k = 0; k < 256 && k < nrev && tr == NONE; k++) {
-				const struct item *c = &e->items[rev[nrev - 1 - k]];
-				if (!c->trampoline)
+		bool added;
+		do {
+			added = false;
+			for (int w = 0; e->items[id].cond && w < 2 && !added; w++) {
+				uint32_t tgt = w == 0 ? e->items[id].jt : e->items[id].jf;
+				/* placed now, the source would be at rpos nrev */
+				if (nrev - rpos[tgt] - 1 <= 255)
 					continue;
-				if ((c->ja && c->jt == tgt) ||
-				    (is_ret && !c->ja && c->ins.code == t->ins.code && c->ins.k == t->ins.k))
-					tr = rev[nrev - 1 - k];
-			}
-			if (tr == NONE) {
-				struct item ti = { .trampoline = true, .jt = NONE, .jf = NONE };
-				if (is_ret) {
-					ti.ins = t->ins;
-				} else {
-					ti.ins = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, 0);
-					ti.ja = true;
-					ti.jt = tgt;
+				uint32_t tr = trampoline_near(e, rev, nrev, tgt);
+				if (tr == NONE) {
+					if ((tr = trampoline_new(e, tgt)) == NONE)
+						goto out;
+					rpos[tr] = (uint32_t)nrev;
+					rev[nrev++] = tr;
+					added = true;
 				}
-				if ((tr = add_item(e, ti)) == NONE)
-					goto out;
-				it = &e->items[id];	/* items may have moved */
-				rpos[tr] = (uint32_t)nrev;
-				rev[nrev++] = tr;
-				w = -1;		/* the other target moved one further: recheck both */
+				if (w == 0)
+					e->items[id].jt = tr;
+				else
+					e->items[id].jf = tr;
 			}
-			if (w == 0)
-				it->jt = tr;
-			else if (w == 1)
-				it->jf = tr;
-			else if (tgt == it->jt)
-				it->jt = tr;
-			else
-				it->jf = tr;
-		}
+		} while (added);
 		rpos[id] = (uint32_t)nrev;
 		rev[nrev++] = id;
 	}
