@@ -195,7 +195,12 @@ static bool add32(uint32_t **v, size_t *n, size_t *cap, uint64_t x)
 }
 
 
-long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **out)
+/* The numbers where P's decision on V can change (its rules' numbers and
+ * their neighbours, the unknown-syscall threshold, ARM's private range,
+ * runc's stub bounds, x32's and -1's edges, the mips bases), and with FILL
+ * the first 1024 numbers of the ABI as well. */
+static long number_set(const scmpc_policy *p, const struct arch_view *v, bool fill,
+		       uint32_t **out)
 {
 	static const uint32_t bounds[] = { 0x3fffffff, X32_SYSCALL_BIT, 0x7fffffff, 0x80000000,
 					   0xbfffffff, 0xc0000000, 0xfffffffe, 0xffffffff,
@@ -212,7 +217,7 @@ long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **
 		ok = add32(&nums, &n, &cap, 0) && add32(&nums, &n, &cap, v->info->nr_base - 1) &&
 		     add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + 1000) &&
 		     add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + 2000);
-	for (uint32_t i = 0; i < 1024 && ok; i++) {
+	for (uint32_t i = 0; i < 1024 && ok && fill; i++) {
 		ok = add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + i);
 		if (v->info->audit == arch_info(SCMPC_ARCH_X86_64)->audit && !v->info->nr_base)
 			ok = ok && add32(&nums, &n, &cap, (uint64_t)X32_SYSCALL_BIT + i);
@@ -249,6 +254,197 @@ long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **
 			nums[u++] = nums[i];
 	*out = nums;
 	return (long)u;
+}
+
+long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **out)
+{
+	return number_set(p, v, true, out);
+}
+
+/* ------------------------------------------------- the program by number */
+
+/*
+ * What a program does over the syscall numbers of one AUDIT_ARCH value, by
+ * running it symbolically with arch fixed and nr unknown: each path splits
+ * the number space at the constants it compares nr with, and ends either
+ * in a constant return that read nothing but arch and nr (the whole piece
+ * of numbers then gets that action, whatever the arguments), or somewhere
+ * else (an argument, the instruction pointer, arithmetic on A, X, scratch
+ * memory), where the numbers are probed one by one as before.  Exact, not
+ * sampled: a constant piece covers every number in it.
+ */
+struct nr_piece {
+	uint32_t lo, hi;
+	bool constant;
+	uint32_t ret;
+};
+
+struct nr_walk {
+	const struct sock_filter *insns;
+	size_t len;
+	uint32_t audit;
+	struct nr_piece *pieces;
+	size_t n, cap;
+	size_t steps;
+	bool failed;	/* out of memory or budget: probe as before */
+};
+
+/* A program of 4096 instructions splits the numbers at most at 4096
+ * constants; the budget only stops pathological shapes (JSET splitting). */
+#define WALK_BUDGET 200000
+#define JSET_MAX_BLOCKS 64
+
+enum a_state { A_UNKNOWN, A_CONST, A_NR };
+
+static void piece(struct nr_walk *w, uint32_t lo, uint32_t hi, bool constant, uint32_t ret)
+{
+	if (!array_reserve(&w->pieces, &w->cap, w->n, sizeof(*w->pieces), 64)) {
+		w->failed = true;
+		return;
+	}
+	w->pieces[w->n++] = (struct nr_piece){ lo, hi, constant, ret };
+}
+
+static void walk(struct nr_walk *w, size_t pc, enum a_state as, uint32_t ac, uint32_t lo,
+		 uint32_t hi);
+
+/* Continue at PC with nr known to lie in [LO, HI], if that is not empty. */
+static void walk_part(struct nr_walk *w, size_t pc, uint64_t lo, uint64_t hi)
+{
+	if (lo <= hi)
+		walk(w, pc, A_NR, 0, (uint32_t)lo, (uint32_t)hi);
+}
+
+static void walk(struct nr_walk *w, size_t pc, enum a_state as, uint32_t ac, uint32_t lo,
+		 uint32_t hi)
+{
+	for (;;) {
+		if (w->failed)
+			return;
+		if (++w->steps > WALK_BUDGET || pc >= w->len) {
+			w->failed = true;
+			return;
+		}
+		const struct sock_filter *f = &w->insns[pc];
+		uint32_t k = f->k;
+		switch (f->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			if (k == offsetof(struct seccomp_data, arch)) {
+				as = A_CONST;
+				ac = w->audit;
+			} else if (k == offsetof(struct seccomp_data, nr)) {
+				as = A_NR;
+			} else {
+				piece(w, lo, hi, false, 0);
+				return;
+			}
+			pc++;
+			continue;
+		case BPF_LD | BPF_W | BPF_LEN:
+			as = A_CONST;
+			ac = sizeof(struct seccomp_data);
+			pc++;
+			continue;
+		case BPF_LD | BPF_IMM:
+			as = A_CONST;
+			ac = k;
+			pc++;
+			continue;
+		case BPF_RET | BPF_K:
+			piece(w, lo, hi, true, k);
+			return;
+		case BPF_RET | BPF_A:
+			piece(w, lo, hi, as == A_CONST, ac);
+			return;
+		case BPF_JMP | BPF_JA:
+			pc += 1 + (size_t)k;
+			continue;
+		case BPF_JMP | BPF_JEQ | BPF_K:
+		case BPF_JMP | BPF_JGT | BPF_K:
+		case BPF_JMP | BPF_JGE | BPF_K:
+		case BPF_JMP | BPF_JSET | BPF_K:
+			break;
+		default:
+			piece(w, lo, hi, false, 0);
+			return;
+		}
+		size_t pt = pc + 1 + f->jt, pf = pc + 1 + f->jf;
+		uint32_t op = BPF_OP(f->code);
+		if (as == A_CONST) {
+			bool t = op == BPF_JEQ ? ac == k : op == BPF_JGT ? ac > k
+				 : op == BPF_JGE ? ac >= k : (ac & k) != 0;
+			pc = t ? pt : pf;
+			continue;
+		}
+		if (as != A_NR) {
+			piece(w, lo, hi, false, 0);
+			return;
+		}
+		uint64_t l = lo, h = hi, kk = k;
+		switch (op) {
+		case BPF_JEQ:
+			if (kk >= l && kk <= h) {
+				walk_part(w, pt, kk, kk);
+				if (kk > l)
+					walk_part(w, pf, l, kk - 1);
+				walk_part(w, pf, kk + 1, h);
+			} else {
+				walk_part(w, pf, l, h);
+			}
+			return;
+		case BPF_JGT:
+			walk_part(w, pt, kk + 1 > l ? kk + 1 : l, h);
+			walk_part(w, pf, l, kk < h ? kk : h);
+			return;
+		case BPF_JGE:
+			walk_part(w, pt, kk > l ? kk : l, h);
+			if (kk > 0)
+				walk_part(w, pf, l, kk - 1 < h ? kk - 1 : h);
+			return;
+		default: {
+			/* nr & k is the same across a block aligned to k's lowest
+			 * set bit; too many blocks and the numbers are probed */
+			if (!k) {
+				walk_part(w, pf, l, h);
+				return;
+			}
+			uint64_t step = kk & -kk;
+			if ((h - l) / step + 1 > JSET_MAX_BLOCKS) {
+				piece(w, lo, hi, false, 0);
+				return;
+			}
+			for (uint64_t b = l; b <= h;) {
+				uint64_t end = (b | (step - 1)) < h ? (b | (step - 1)) : h;
+				walk_part(w, (b & kk) ? pt : pf, b, end);
+				b = end + 1;
+			}
+			return;
+		}
+		}
+	}
+}
+
+static int cmp_piece(const void *a, const void *b)
+{
+	const struct nr_piece *x = a, *y = b;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The pieces of the number space for AUDIT, sorted; false when the walk
+ * gave up (the caller then probes every number as before). */
+static bool program_pieces(const struct sock_filter *insns, size_t len, uint32_t audit,
+			   struct nr_piece **out, size_t *n)
+{
+	struct nr_walk w = { .insns = insns, .len = len, .audit = audit };
+	walk(&w, 0, A_UNKNOWN, 0, 0, UINT32_MAX);
+	if (w.failed) {
+		free(w.pieces);
+		return false;
+	}
+	qsort(w.pieces, w.n, sizeof(*w.pieces), cmp_piece);
+	*out = w.pieces;
+	*n = w.n;
+	return true;
 }
 
 static void describe(char *buf, size_t len, const struct seccomp_data *sd, enum scmpc_arch a)
@@ -319,40 +515,90 @@ static int check_call(const scmpc_policy *p, const struct arch_view *v,
 	return err;
 }
 
-/* Probe every number of the ABIs behind one AUDIT_ARCH value (x86_64 and
- * x32 share one) once. */
-static int verify_audit(const scmpc_policy *p, const struct arch_view *views, uint32_t audit,
-			const struct sock_filter *insns, size_t len, scmpc_diag *d)
+/* Add the numbers of SET (N of them) to *NUMS that KEEP says to. */
+static bool add_numbers(uint32_t **nums, size_t *nn, size_t *cap, const uint32_t *set, size_t n,
+			const struct nr_piece *pc, size_t np)
 {
+	for (size_t i = 0; i < n; i++) {
+		bool keep = !pc;
+		if (pc) {
+			/* with the program's pieces (sorted, covering every
+			 * number), filler only where it reads more than arch
+			 * and nr: the last piece starting at or below it */
+			size_t lo = 0, hi = np;
+			while (hi - lo > 1) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (pc[mid].lo <= set[i])
+					lo = mid;
+				else
+					hi = mid;
+			}
+			keep = np && !pc[lo].constant;
+		}
+		if (keep && !add32(nums, nn, cap, set[i]))
+			return false;
+	}
+	return true;
+}
+
+/* The numbers to check for one AUDIT_ARCH value (x86_64 and x32 share
+ * one).  Where the program returns a constant over a piece of numbers
+ * without reading the arguments, the policy must give that action across
+ * the piece; its decision changes only at its break points (number_set
+ * without filler), so the piece's first number and the break points in it
+ * cover it all.  Elsewhere the first 1024 numbers of each ABI and the
+ * break points are probed. */
+static long audit_numbers(const scmpc_policy *p, const struct arch_view *views, uint32_t audit,
+			  const struct sock_filter *insns, size_t len, uint32_t **out)
+{
+	struct nr_piece *pc = NULL;
+	size_t np = 0, nn = 0, cap = 0;
 	uint32_t *nums = NULL;
-	size_t nn = 0;
-	int err = 0;
-	for (size_t k = 0; k < p->narches; k++) {
-		uint32_t *more;
+	bool sym = program_pieces(insns, len, audit, &pc, &np), ok = true;
+	bool fill = !sym;
+	for (size_t j = 0; j < np && !fill; j++)
+		fill = !pc[j].constant;
+	for (size_t j = 0; j < np && ok; j++)
+		ok = add32(&nums, &nn, &cap, pc[j].lo);
+	for (size_t k = 0; k < p->narches && ok; k++) {
 		if (views[k].info->audit != audit)
 			continue;
-		long nm = probe_numbers(p, &views[k], &more);
-		if (nm < 0) {
-			free(nums);
-			return diag_err(d, (int)nm, NULL, "out of memory");
-		}
-		uint32_t *all = realloc(nums, (nn + (size_t)nm + 1) * sizeof(*all));
-		if (!all) {
+		for (int f = 0; f <= (int)fill && ok; f++) {
+			uint32_t *more;
+			long nm = number_set(p, &views[k], f, &more);
+			if (nm < 0) {
+				ok = false;
+				break;
+			}
+			ok = f ? add_numbers(&nums, &nn, &cap, more, (size_t)nm, sym ? pc : NULL, np)
+			       : add_numbers(&nums, &nn, &cap, more, (size_t)nm, NULL, 0);
 			free(more);
-			free(nums);
-			return diag_err(d, -ENOMEM, NULL, "out of memory");
 		}
-		nums = all;
-		memcpy(nums + nn, more, (size_t)nm * sizeof(*nums));
-		nn += (size_t)nm;
-		free(more);
+	}
+	free(pc);
+	if (!ok) {
+		free(nums);
+		return -ENOMEM;
 	}
 	qsort(nums, nn, sizeof(*nums), cmp_uint32);
 	size_t u = 0;
 	for (size_t i = 0; i < nn; i++)
 		if (i == 0 || nums[i] != nums[u - 1])
 			nums[u++] = nums[i];
-	nn = u;
+	*out = nums;
+	return (long)u;
+}
+
+/* Check every number of audit_numbers() once. */
+static int verify_audit(const scmpc_policy *p, const struct arch_view *views, uint32_t audit,
+			const struct sock_filter *insns, size_t len, scmpc_diag *d)
+{
+	uint32_t *nums = NULL;
+	int err = 0;
+	long nl = audit_numbers(p, views, audit, insns, len, &nums);
+	if (nl < 0)
+		return diag_err(d, (int)nl, NULL, "out of memory");
+	size_t nn = (size_t)nl;
 	for (size_t i = 0; i < nn && !err; i++) {
 		struct seccomp_data sd = { .nr = (int)nums[i], .arch = audit };
 		enum scmpc_arch a = arch_of_call(sd.arch, nums[i]);

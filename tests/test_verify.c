@@ -494,10 +494,52 @@ static void test_realistic_filter(void **state)
 	accepts(p, N(p));
 }
 
+/* The semantic check covers every number, not a sample: a program that
+ * is right on the first thousand numbers and every boundary the policy
+ * has, but wrong far out in a gap, a number no probe list would name, is
+ * caught; so is one wrong on a block that a JSET tells apart. */
+static void test_semantic_check_whole_space(void **state)
+{
+	(void)state;
+	uint32_t audit = scmpc_arch_audit(SCMPC_ARCH_X86_64);
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1));
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, d), 0);
+	assert_int_equal(scmpc_policy_set_bad_arch_action(p, SCMPC_ACT_KILL_PROCESS, d), 0);
+	/* ERRNO(1) for x86_64's numbers and -1; x32's (bit 30 and up) are a
+	 * foreign ABI here.  Instruction 6 is where the variants go wrong; as
+	 * written it never matches (x32's numbers left already). */
+	struct sock_filter prog[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, audit, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_KILL_PROCESS),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffU, 4, 0),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000U, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x40000000U, 0, 1),	/* variant */
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ERRNO(1)),
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ERRNO(1)),
+	};
+	size_t n = sizeof(prog) / sizeof(prog[0]);
+	assert_int_equal(scmpc_verify_policy(p, prog, n, d), 0);
+	/* number 123457 alone killed: far past the first thousand numbers and
+	 * every boundary the policy has, where no probe list would look */
+	prog[6] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 123457, 0, 1);
+	assert_int_equal(scmpc_verify_policy(p, prog, n, d), -EPROTO);
+	assert_non_null(strstr(scmpc_diag_message(d), "123457"));
+	/* or every number with bit 20 set, told apart by a JSET */
+	prog[6] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x00100000U, 0, 1);
+	assert_int_equal(scmpc_verify_policy(p, prog, n, d), -EPROTO);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_length_limits),
+		cmocka_unit_test(test_semantic_check_whole_space),
 		cmocka_unit_test(test_every_opcode),
 		cmocka_unit_test(test_illegal_opcode_messages),
 		cmocka_unit_test(test_alu_operands),
