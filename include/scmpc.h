@@ -379,6 +379,34 @@ SCMPC_API uint32_t scmpc_policy_eval(const scmpc_policy *p, const struct seccomp
 /* The origin string of rule I (NULL if none). */
 SCMPC_API const char *scmpc_policy_rule_origin(const scmpc_policy *p, size_t i);
 
+/* A rule as added, read back; the struct can grow: set sz. */
+struct scmpc_rule_info {
+	size_t sz;			/* sizeof(struct scmpc_rule_info) */
+	const char *syscall;		/* the name, or NULL for a rule by number */
+	uint32_t nr;			/* the number, when syscall is NULL */
+	enum scmpc_arch arch;		/* the ABI it is limited to, or SCMPC_ARCH_NONE */
+	uint32_t action;
+	const struct scmpc_cond *conds;	/* as stored: a MASKED_EQ datum is masked */
+	size_t nconds;
+	const char *origin;		/* "syscalls[3]" and the like, or NULL */
+};
+/* Fill OUT with rule I of P (0 <= I < scmpc_policy_rule_count()), as
+ * scmpc_policy_add_rule() stored it; its pointers point into P and live as
+ * long as P.  Rules are given, not resolved: a name stands for whatever
+ * number each ABI gives it.  -EINVAL for a NULL P or OUT, I out of range,
+ * or an OUT whose sz is smaller than this version's first release of the
+ * struct. */
+SCMPC_API int scmpc_policy_rule(const scmpc_policy *p, size_t i, struct scmpc_rule_info *out);
+
+/* Argument values that meet every one of the N conditions CONDS (an AND,
+ * as in a rule) where one value per condition can: the constant of an EQ,
+ * LE or GE, one past that of an NE or GT, one below that of an LT, the
+ * datum of a MASKED_EQ, 0 for an argument no condition names.  When two
+ * conditions on one argument contradict, the later one's value is kept.
+ * A place to start from when looking for what a rule decides.  -EINVAL
+ * for NULL ARGS, NULL CONDS with N > 0, or an argument index above 5. */
+SCMPC_API int scmpc_conds_witness(const struct scmpc_cond *conds, size_t n, uint64_t args[6]);
+
 /* --------------------------------------------------------------- compile */
 
 #define SCMPC_COMPILE_NO_VERIFY	0x1U	/* skip the semantic check (tests only) */
@@ -426,6 +454,14 @@ SCMPC_API int scmpc_verify_policy(const scmpc_policy *p, const struct sock_filte
  * *STEPS (if not NULL) the number of instructions executed. */
 SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
 			    const struct seccomp_data *data, uint32_t *ret, unsigned *steps);
+/* scmpc_emulate(), recording the path: the index of each instruction
+ * executed, in order, into PATH (the first N of them).  Jumps only go
+ * forward, so no instruction runs twice and N = LEN always suffices.
+ * *NPATH (if not NULL) gets how many were executed.  -EINVAL as for
+ * scmpc_emulate(), or for a NULL PATH with N > 0. */
+SCMPC_API int scmpc_emulate_trace(const struct sock_filter *insns, size_t len,
+				  const struct seccomp_data *data, uint32_t *ret, size_t *path,
+				  size_t n, size_t *npath);
 
 struct scmpc_cache_opts {
 	size_t sz;
@@ -445,6 +481,76 @@ SCMPC_API int scmpc_cache_const_allow(const struct sock_filter *insns, size_t le
 SCMPC_API int scmpc_cache_bitmap(const struct sock_filter *const *progs, const size_t *lens,
 				 size_t nprogs, enum scmpc_arch a,
 				 const struct scmpc_cache_opts *o, uint8_t *bits);
+
+/* ----------------------------------------------------------------- probes */
+
+/*
+ * What to try on programs to compare what they decide when their policies
+ * are not known (a .bpf from libseccomp or runc): the syscall numbers of
+ * an ABI where filters go wrong, and per argument the values around the
+ * constants the policies and the programs compare it with.  A program can
+ * change its answer only where one of its constants is crossed, so between
+ * two neighbouring probes a comparison (==, <, ...) decides alike; a mask
+ * test (jset, and) can tell any two values apart, and scmpc_prog_arg_use()
+ * says where one is.  scmpc_verify_policy() does not need these: it knows
+ * its policy and probes each call more densely.
+ */
+typedef struct scmpc_probes scmpc_probes;
+
+/* An empty set: each argument's values are 0 and UINT64_MAX.  NULL
+ * without memory. */
+SCMPC_API scmpc_probes *scmpc_probes_new(void);
+SCMPC_API void scmpc_probes_free(scmpc_probes *ps);
+/* Add the values around each constant of P's conditions: the value, its
+ * neighbours and the value with its high word flipped (the filter must or
+ * must not read that word, depending on the ABI and SCMPC_COND_32BIT); for
+ * MASKED_EQ the datum, the datum with every bit outside the mask set, the
+ * mask, and the datum with the mask's lowest bit flipped.  -EINVAL for a
+ * NULL PS or P, -ENOMEM (then some of P's values may be in). */
+SCMPC_API int scmpc_probes_add_policy(scmpc_probes *ps, const scmpc_policy *p, scmpc_diag *d);
+/* Add the values the program INSNS tests each argument against: every
+ * constant a conditional jump or an `and` compares a word of it with, and
+ * its neighbours, one word's with every one of the other's (a word not
+ * tested pairs through 0 and 0xffffffff), at most 4096 per argument and
+ * pairing.  A program does not tell its byte order, so each word of an
+ * argument is paired as its high word and as its low word.  -EINVAL for a
+ * NULL PS or INSNS or an empty program, -ENOMEM. */
+SCMPC_API int scmpc_probes_add_prog(scmpc_probes *ps, const struct sock_filter *insns, size_t len,
+				    scmpc_diag *d);
+/* The values of argument ARG (0-5): sorted, each once, 0 and UINT64_MAX
+ * among them.  *VALS (if not NULL) points into PS until the next addition.
+ * Returns how many; 0 for a NULL PS or ARG above 5. */
+SCMPC_API size_t scmpc_probes_values(const scmpc_probes *ps, unsigned arg, const uint64_t **vals);
+
+/* The syscall numbers of ABI A worth probing: its first 1024 (or its whole
+ * table and 64 past its end), the private range and the number past it
+ * (ARM's 0x0f0000-0x0f0800), 0 and the number below the base of an ABI
+ * that has one (where mips' other ABIs number theirs), and the boundaries
+ * of the number space: the x32 bit from either side, the sign bit and -1
+ * (x32 leaves -1 to x86_64).  Sorted, each once; *OUT is malloc'ed.
+ * Returns how many, or -EINVAL (an unknown ABI, a NULL OUT) or -ENOMEM. */
+SCMPC_API int scmpc_arch_probe_numbers(enum scmpc_arch a, uint32_t **out, scmpc_diag *d);
+
+/* How one call's decision reads the arguments; the struct can grow: set
+ * sz. */
+struct scmpc_arg_use {
+	size_t sz;		/* sizeof(struct scmpc_arg_use) */
+	long first_load;	/* the first instruction on the call's path that loads
+				   an argument or the instruction pointer; -1 when none
+				   does, so every argument value is decided alike */
+	unsigned masked;	/* bit I: an instruction reachable from there, either
+				   way its jumps go, tests argument I through a mask
+				   (jset, and) */
+};
+/* For DATA's call (its nr and arch: the path up to the first argument
+ * load depends on nothing else), what INSNS reads of the arguments.
+ * INSNS should pass scmpc_verify_insns(); a program the emulation cannot
+ * run on DATA gives its error (-EINVAL).  -EINVAL too for a NULL INSNS,
+ * DATA or OUT, an empty program, or an OUT whose sz is smaller than this
+ * version's first release of the struct; -ENOMEM. */
+SCMPC_API int scmpc_prog_arg_use(const struct sock_filter *insns, size_t len,
+				 const struct seccomp_data *data, struct scmpc_arg_use *out,
+				 scmpc_diag *d);
 
 /* ----------------------------------------------------------------- export */
 
@@ -474,6 +580,19 @@ SCMPC_API int scmpc_prog_abis(const struct sock_filter *insns, size_t len, enum 
 SCMPC_API int scmpc_format(const struct sock_filter *insns, size_t len, enum scmpc_format f,
 			   const struct scmpc_format_opts *o, char **out, size_t *out_len,
 			   scmpc_diag *d);
+/* Instruction PC of INSNS as SCMPC_FORMAT_TEXT lists it, after the line
+ * number and the raw fields: "if (A == 59) goto 0012", "A = args[0] >> 32",
+ * with a note such as "  # execve" padded to the listing's column.  The note
+ * names what the program before PC establishes (the field A holds, the ABI
+ * whose section PC is in), so INSNS is the whole program; O->arch names the
+ * syscalls where no arch test does, as for scmpc_format(), and O->c_name is
+ * not used.  Up to SIZE - 1 bytes go to BUF, NUL-terminated.  Returns the
+ * length of the whole line (as snprintf(), so a result >= SIZE means it was
+ * cut), or -EINVAL (NULL INSNS, PC >= LEN, NULL BUF with SIZE > 0, an
+ * unknown O->arch, a malformed O), -ENOMEM. */
+SCMPC_API int scmpc_format_insn(const struct sock_filter *insns, size_t len, size_t pc,
+				const struct scmpc_format_opts *o, char *buf, size_t size,
+				scmpc_diag *d);
 
 /* ------------------------------------------------------------------ stats */
 
@@ -588,6 +707,29 @@ struct scmpc_json_opts {
  */
 SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct scmpc_json_opts *o,
 				     scmpc_policy **out, scmpc_diag *d);
+
+/* Docker's default capability set (moby's oci/caps/defaults.go),
+ * NULL-terminated: what a profile's includes.caps and excludes.caps are
+ * matched against when scmpc_json_opts.caps is NULL.  A caller adding to
+ * it ("the default set and CAP_SYS_ADMIN") starts from this list. */
+SCMPC_API const char *const *scmpc_json_default_caps(void);
+
+/* What bytes read from a file are, told apart without parsing them, for a
+ * caller that takes both profiles and compiled filters. */
+enum scmpc_input_kind {
+	SCMPC_INPUT_OTHER = 0,	/* none of these: scmpc_policy_from_json() says what
+				   is wrong with it */
+	SCMPC_INPUT_JSON,	/* UTF-8 text whose first character other than white
+				   space opens an object; a byte order mark may come
+				   first (scmpc_policy_from_json() refuses one: strip
+				   it) */
+	SCMPC_INPUT_WIDE_TEXT,	/* UTF-16 or UTF-32 text: a profile saved in the wrong
+				   encoding, which scmpc_policy_from_json() names */
+	SCMPC_INPUT_FILTER,	/* a compiled filter: a struct sock_filter array in
+				   either byte order (scmpc_prog_from_bytes()) */
+};
+/* The kind of the LEN bytes at BUF; SCMPC_INPUT_OTHER for a NULL BUF. */
+SCMPC_API enum scmpc_input_kind scmpc_input_kind(const void *buf, size_t len);
 
 /* ------------------------------------------------------------------ load */
 
@@ -763,6 +905,84 @@ struct scmpc_introspect_opts {
 SCMPC_API int scmpc_introspect(pid_t tid, const struct scmpc_introspect_opts *o,
 			       scmpc_prog ***out, scmpc_diag *d);
 SCMPC_API void scmpc_prog_array_free(scmpc_prog **progs, size_t n);
+
+/* ------------------------------------------------------- lift and merge */
+
+/*
+ * Lifting: any seccomp program (libseccomp's, runc's with its stub, a
+ * hand-written one, scmpc's) back into a policy that decides every call
+ * exactly as the program does, so it can be checked, diffed or recompiled
+ * (scmpc_compile() then proves its program against the lifted policy).
+ *
+ * Every path through the program is followed: loads of seccomp_data words,
+ * constants, scratch memory, TAX/TXA, ALU on A with K or a constant X, every
+ * jump, RET K and RET A.  The result is a policy with the restrictive merge
+ * and:
+ *  - as ABIs, those whose calls do not all get the bad-arch action, in the
+ *    order the program tests them (x86_64's AUDIT_ARCH gives x32 for the
+ *    numbers with bit 30 set); the bad-arch action is what the program
+ *    returns for an AUDIT_ARCH no ABI has;
+ *  - the default action, the unknown-syscall action and per-ABI limits
+ *    (scmpc_policy_set_limit()) chosen so that the fewest numbers need
+ *    rules;
+ *  - for each number that needs them, one rule per path of the program
+ *    that ends in an action other than the default, whose conditions are
+ *    the path's sets of argument values (32-bit conditions on the low word,
+ *    64-bit ones bounding the high word).  Paths are disjoint; a rule is
+ *    widened only over paths with a more restrictive action and rules of
+ *    their own, so "the most restrictive match" is always the program's own
+ *    answer.  Rules are by number and taken literally: none
+ *    is copied onto socketcall(2) or ipc(2), whose own decisions are lifted
+ *    as the program makes them.  Each rule's origin names the RET it comes
+ *    from ("insn 37", or "filter 2 insn 37" for a merge).
+ * Before the policy is returned, a witness call of every path is run
+ * through the program and the policy; they must agree.
+ *
+ * Nothing is approximated.  Refused, with -ENOTSUP and the instruction in D:
+ * a decision that depends on instruction_pointer, or on 32-bit ABIs on an
+ * argument's high word (a policy compares the low word only there); a jump
+ * that compares two values of the call, or a value computed from two words
+ * or by arithmetic (add with jset, mul, neg, ...) on a word that can take
+ * more than 64 values here; RET A of such a value; a return value that is
+ * no valid action (scmpc_action_valid(), ERRNO above 4095 included); a
+ * program that decides calls of unknown ABIs by more than their AUDIT_ARCH
+ * (one that never tests seccomp_data.arch: name the ABIs and the bad-arch
+ * action with SCMPC_LIFT_BAD_ARCH); ABIs of both byte orders; a decision
+ * over numbers that needs rules for more than 65536 numbers.  Refused with
+ * -E2BIG: more paths than max_paths, or more than 2e8 instructions walked.
+ * A program the kernel would not load is refused with -EINVAL
+ * (scmpc_verify_insns()).
+ */
+#define SCMPC_LIFT_BAD_ARCH 0x1U	/* bad-arch action from the options, not the program */
+
+struct scmpc_lift_opts {
+	size_t sz;			/* sizeof(struct scmpc_lift_opts) */
+	unsigned flags;			/* SCMPC_LIFT_* */
+	/* ABIs to keep (NULL: every ABI scmpc knows).  An ABI left out gets the
+	 * bad-arch action in the policy, whatever the program does for it. */
+	const enum scmpc_arch *arches;
+	size_t narches;
+	uint32_t bad_arch_action;	/* with SCMPC_LIFT_BAD_ARCH */
+	size_t max_paths;		/* paths through the program(s); 0 = 65536 */
+};
+
+SCMPC_API int scmpc_lift(const struct sock_filter *insns, size_t len,
+			 const struct scmpc_lift_opts *o, scmpc_policy **out, scmpc_diag *d);
+
+/*
+ * The policy the stack PROGS[0..N) decides as one: PROGS[0] is the oldest
+ * filter (installed first), PROGS[N-1] the newest.  As seccomp_run_filters()
+ * runs them: every filter runs, newest first, and a filter's return replaces
+ * the result so far only when its action is strictly lower
+ * ((int32_t)(ret & 0xffff0000)), so between equal actions the newer filter's
+ * data wins; with no filter below ALLOW the result is ALLOW.  Lifted as
+ * scmpc_lift() describes, the paths running through every filter; errors
+ * name the filter ("filter 2 (of 5, oldest 0), insn 14: ...").  Compiled,
+ * the policy is one program that replaces the stack.
+ */
+SCMPC_API int scmpc_merge_stack(const struct sock_filter *const *progs, const size_t *lens,
+				size_t n, const struct scmpc_lift_opts *o, scmpc_policy **out,
+				scmpc_diag *d);
 
 #ifdef __cplusplus
 }

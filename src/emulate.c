@@ -58,8 +58,13 @@ static bool alu(uint16_t code, uint32_t *a, uint32_t operand)
 	}
 }
 
-SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
-			    const struct seccomp_data *data, uint32_t *ret, unsigned *steps)
+/* The interpreter behind scmpc_emulate() and scmpc_emulate_trace(); PATH
+ * (N entries, or NULL) gets the index of each instruction executed.  It is
+ * inlined into both so that the verifier's hot loop pays nothing for the
+ * trace it does not take. */
+static inline __attribute__((always_inline)) int
+run(const struct sock_filter *insns, size_t len, const struct seccomp_data *data, uint32_t *ret,
+    size_t *count, size_t *path, size_t n_path)
 {
 	uint32_t words[sizeof(struct seccomp_data) / 4];
 	/* The kernel leaves M[] uninitialised; a verified program never reads
@@ -67,7 +72,7 @@ SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
 	 * for those and merely deterministic for the others. */
 	uint32_t mem[BPF_MEMWORDS] = { 0 };
 	uint32_t a = 0, x = 0;
-	unsigned n = 0;
+	size_t n = 0;
 	size_t pc = 0;
 
 	if (!insns || len == 0 || !data || !ret)
@@ -89,6 +94,8 @@ SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
 		uint32_t k = f->k;
 		size_t next = pc + 1;
 
+		if (path && n < n_path)
+			path[n] = pc;
 		n++;
 		switch (f->code) {
 		case BPF_LD | BPF_W | BPF_ABS:
@@ -146,8 +153,7 @@ SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
 				/* The converter guards `div x` with an exit
 				 * that returns 0, i.e. SECCOMP_RET_KILL_THREAD. */
 				*ret = 0;
-				if (steps)
-					*steps = n;
+				*count = n;
 				return 0;
 			}
 			if (!alu(f->code, &a, operand))
@@ -172,13 +178,11 @@ SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
 		}
 		case BPF_RET | BPF_K:
 			*ret = k;
-			if (steps)
-				*steps = n;
+			*count = n;
 			return 0;
 		case BPF_RET | BPF_A:
 			*ret = a;
-			if (steps)
-				*steps = n;
+			*count = n;
 			return 0;
 		default:
 			/* Not one of the 41 opcodes seccomp accepts. */
@@ -188,6 +192,32 @@ SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
 	}
 	/* Fell off the end: the kernel refuses such a program at load time. */
 	return -EINVAL;
+}
+
+SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
+			    const struct seccomp_data *data, uint32_t *ret, unsigned *steps)
+{
+	size_t n = 0;
+	int err = run(insns, len, data, ret, &n, NULL, 0);
+
+	if (!err && steps)
+		*steps = (unsigned)n;
+	return err;
+}
+
+SCMPC_API int scmpc_emulate_trace(const struct sock_filter *insns, size_t len,
+				  const struct seccomp_data *data, uint32_t *ret, size_t *path,
+				  size_t n, size_t *npath)
+{
+	size_t count = 0;
+	int err;
+
+	if (!path && n)
+		return -EINVAL;
+	err = run(insns, len, data, ret, &count, path, n);
+	if (!err && npath)
+		*npath = count;
+	return err;
 }
 
 /*

@@ -386,10 +386,20 @@ static void disasm(const struct sock_filter *f, size_t pc, const struct flow *s,
 	fmt_jump(text, tn, note, nn, f, pc, s, names_abi(s, fallback));
 }
 
+/* An instruction's text and note as the listing shows them, after the raw
+ * fields: scmpc_format_insn() writes the same, so that a single line
+ * quoted elsewhere reads as in the listing. */
+static int fmt_line(char *buf, size_t n, const char *text, const char *note)
+{
+	if (note[0])
+		return snprintf(buf, n, "%-*s  # %s", COMMENT_COLUMN, text, note);
+	return snprintf(buf, n, "%s", text);
+}
+
 static void emit_text(struct sbuf *b, const struct sock_filter *insns, size_t len,
 		      const struct flow *fl, enum scmpc_arch abi)
 {
-	char text[160], note[128];
+	char text[160], note[128], line[320];
 
 	sb_printf(b, " line  CODE  JT   JF      K\n");
 	sb_printf(b, "=================================\n");
@@ -397,11 +407,9 @@ static void emit_text(struct sbuf *b, const struct sock_filter *insns, size_t le
 		const struct sock_filter *f = &insns[pc];
 
 		disasm(f, pc, &fl[pc], abi, text, sizeof(text), note, sizeof(note));
-		sb_printf(b, " %04zu: 0x%02x 0x%02x 0x%02x 0x%08x  ", pc, f->code, f->jt, f->jf, f->k);
-		if (note[0])
-			sb_printf(b, "%-*s  # %s\n", COMMENT_COLUMN, text, note);
-		else
-			sb_printf(b, "%s\n", text);
+		fmt_line(line, sizeof(line), text, note);
+		sb_printf(b, " %04zu: 0x%02x 0x%02x 0x%02x 0x%08x  %s\n", pc, f->code, f->jt, f->jf,
+			  f->k, line);
 	}
 }
 
@@ -545,4 +553,35 @@ SCMPC_API int scmpc_format(const struct sock_filter *insns, size_t len, enum scm
 	if (out_len)
 		*out_len = b.len;
 	return 0;
+}
+
+SCMPC_API int scmpc_format_insn(const struct sock_filter *insns, size_t len, size_t pc,
+				const struct scmpc_format_opts *o, char *buf, size_t size,
+				scmpc_diag *d)
+{
+	struct scmpc_format_opts opts;
+	char text[160], note[128];
+
+	if (OPTS_VALID(o, scmpc_format_opts, sz, d))
+		return -EINVAL;
+	OPTS_COPY(opts, o);
+	if (!insns || pc >= len)
+		return diag_err(d, -EINVAL, NULL, "no instruction %zu in a program of %zu", pc,
+				insns ? len : 0);
+	if (!buf && size)
+		return diag_err(d, -EINVAL, NULL, "no place to store the output");
+	if (opts.arch && !arch_info(opts.arch))
+		return diag_err(d, -EINVAL, NULL, "unsupported architecture %d", (int)opts.arch);
+	if (len > SIZE_MAX / sizeof(struct flow))
+		return diag_err(d, -EOVERFLOW, NULL, "program of %zu instructions is too large", len);
+	/* The names in the note depend on the paths into PC: the whole
+	 * program's flow is needed, as for the listing. */
+	struct flow *fl = malloc(len * sizeof(*fl));
+	if (!fl)
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	flow_compute(insns, len, fl);
+	disasm(&insns[pc], pc, &fl[pc], opts.arch ? opts.arch : scmpc_arch_native(), text,
+	       sizeof(text), note, sizeof(note));
+	free(fl);
+	return fmt_line(buf, size, text, note);
 }

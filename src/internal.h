@@ -37,8 +37,19 @@ int opts_check(const void *opts, size_t sz, size_t need, size_t known, const cha
 /* Make room for element N of *ARRP (a T ** with *CAP elements allocated),
  * doubling from FIRST.  Returns false on ENOMEM; *ARRP is then unchanged. */
 bool array_reserve(void *arrp, size_t *cap, size_t n, size_t size, size_t first);
-/* qsort() order of uint32_t values. */
+/* qsort() order of uint32_t and of uint64_t values. */
 int cmp_uint32(const void *a, const void *b);
+int cmp_uint64(const void *a, const void *b);
+/* Sort the N elements of SIZE bytes at BASE by CMP and drop repeats;
+ * returns how many are left. */
+size_t sort_unique(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* A set of numbers grown one at a time, then sorted once. */
+struct u64set {
+	uint64_t *v;
+	size_t n, cap;
+};
+bool u64set_add(struct u64set *s, uint64_t x);
+void u64set_sort_unique(struct u64set *s);
 
 /* ---- diag.c */
 /* Record an error and return ERR (a negative errno) so callers can write
@@ -140,6 +151,9 @@ struct scmpc_policy {
 	char *listener_path, *listener_meta;	/* OCI listenerPath, listenerMetadata */
 	struct rule *rules;
 	size_t nrules, cap;
+	/* Lifted (lift.c): rules decide the numbers they name and nothing
+	 * else; none is copied onto socketcall(2)/ipc(2). */
+	bool literal;
 };
 
 bool policy_has_arch(const scmpc_policy *p, enum scmpc_arch a);
@@ -253,10 +267,7 @@ void call_index_fini(struct call_index *ix);
 uint32_t eval_indexed(const scmpc_policy *p, const struct arch_view *v,
 		      const struct call_index *ix, const struct seccomp_data *sd, int *rule);
 
-/* Arguments meeting every condition of R where one value per condition
- * does (two conditions on one argument may contradict): a base from which
- * probes vary single arguments, to reach differences behind AND-ed
- * conditions.  Shared by the CLI's diff and the compiler fuzzer. */
+/* scmpc_conds_witness() of R's conditions, for the compiler fuzzer. */
 void rule_witness(const struct rule *r, uint64_t args[6]);
 
 /* The whole policy's decision, given views[i] for p->arches[i]. */
@@ -292,12 +303,6 @@ bool host_big_endian(void);
 /* Byte-swap each instruction's code and k (a .bpf of the other byte
  * order). */
 void bpf_swap(struct sock_filter *insns, size_t len);
-
-/* ---- json.c */
-/* Docker's default capability set, NULL-terminated: what a profile's
- * includes/excludes.caps are matched against without scmpc_json_opts.caps,
- * and what scmp-compile's --caps "default" adds. */
-const char *const *json_docker_default_caps(void);
 
 /* ---- compile.c */
 struct scmpc_prog {

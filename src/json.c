@@ -684,7 +684,7 @@ static const char *const docker_default_caps[] = {
 	"CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE", NULL,
 };
 
-const char *const *json_docker_default_caps(void)
+SCMPC_API const char *const *scmpc_json_default_caps(void)
 {
 	return docker_default_caps;
 }

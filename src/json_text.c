@@ -199,6 +199,30 @@ bool json_text_is_filter(const char *s, size_t n)
 	return (le || be) && !json_text_wide_encoding(s, n);
 }
 
+SCMPC_API enum scmpc_input_kind scmpc_input_kind(const void *buf, size_t len)
+{
+	const char *s = buf;
+	size_t i = 0;
+
+	if (!s)
+		return SCMPC_INPUT_OTHER;
+	if (json_text_is_filter(s, len))
+		return SCMPC_INPUT_FILTER;
+	if (json_text_wide_encoding(s, len))
+		return SCMPC_INPUT_WIDE_TEXT;
+	/* json-c would stop at a NUL: whatever the text is, it is no profile
+	 * json-c can read in full. */
+	if (memchr(s, '\0', len))
+		return SCMPC_INPUT_OTHER;
+	/* Editors on Windows start UTF-8 files with a byte order mark, which
+	 * the user cannot see. */
+	if (len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && is_ws(s[i]))
+		i++;
+	return i < len && s[i] == '{' ? SCMPC_INPUT_JSON : SCMPC_INPUT_OTHER;
+}
+
 int json_text_precheck(const char *s, size_t n, scmpc_diag *d)
 {
 	const char *enc = json_text_wide_encoding(s, n), *nul;

@@ -438,6 +438,26 @@ SCMPC_API const char *scmpc_policy_rule_origin(const scmpc_policy *p, size_t i)
 	return p && i < p->nrules ? p->rules[i].origin : NULL;
 }
 
+SCMPC_API int scmpc_policy_rule(const scmpc_policy *p, size_t i, struct scmpc_rule_info *out)
+{
+	if (!p || !out || out->sz < OPTS_END(scmpc_rule_info, origin) || i >= p->nrules)
+		return -EINVAL;
+	const struct rule *r = &p->rules[i];
+	size_t sz = out->sz;
+	/* A caller built against a newer header gets zeros past what this
+	 * version knows. */
+	memset(out, 0, sz);
+	out->sz = sz;
+	out->syscall = r->name;
+	out->nr = r->nr;
+	out->arch = r->arch;
+	out->action = r->action;
+	out->conds = r->conds;
+	out->nconds = r->nconds;
+	out->origin = r->origin;
+	return 0;
+}
+
 static int cmp_resolved(const void *a, const void *b)
 {
 	const struct resolved *x = a, *y = b;
@@ -742,7 +762,7 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 		if (r->arch != SCMPC_ARCH_NONE && r->arch != a)
 			continue;
 		const char *name = r->name ? r->name : arch_syscall_name(v->info, r->nr);
-		if (name && arch_subcall(name, &m, &call) == 0)
+		if (name && !p->literal && arch_subcall(name, &m, &call) == 0)
 			mux[nmux++] = (uint32_t)i;
 		if (r->name) {
 			int64_t n = arch_resolve(v->info, r->name);

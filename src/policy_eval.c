@@ -87,11 +87,20 @@ uint32_t eval_on_view(const scmpc_policy *p, const struct arch_view *v,
 
 void rule_witness(const struct rule *r, uint64_t args[6])
 {
+	scmpc_conds_witness(r->conds, r->nconds, args);
+}
+
+SCMPC_API int scmpc_conds_witness(const struct scmpc_cond *conds, size_t n, uint64_t args[6])
+{
+	if ((!conds && n) || !args)
+		return -EINVAL;
 	memset(args, 0, 6 * sizeof(*args));
-	for (size_t c = 0; c < r->nconds; c++) {
-		const struct scmpc_cond *cd = &r->conds[c];
+	for (size_t c = 0; c < n; c++) {
+		const struct scmpc_cond *cd = &conds[c];
 		uint64_t v = cd->value;
 
+		if (cd->arg > 5)
+			return -EINVAL;
 		switch (cd->op) {
 		case SCMPC_OP_NE:
 		case SCMPC_OP_GT:
@@ -108,6 +117,7 @@ void rule_witness(const struct rule *r, uint64_t args[6])
 		}
 		args[cd->arg] = v;
 	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ call index */

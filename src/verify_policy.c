@@ -18,35 +18,6 @@
 
 #define MAX_COMBOS (1u << 15)
 
-struct u64set {
-	uint64_t *v;
-	size_t n, cap;
-};
-
-static bool set_add(struct u64set *s, uint64_t x)
-{
-	if (!array_reserve(&s->v, &s->cap, s->n, sizeof(*s->v), 32))
-		return false;
-	s->v[s->n++] = x;
-	return true;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-static void set_sort_unique(struct u64set *s)
-{
-	qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
-	size_t u = 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (i == 0 || s->v[i] != s->v[u - 1])
-			s->v[u++] = s->v[i];
-	s->n = u;
-}
-
 static bool add_around(struct u64set *s, uint64_t c)
 {
 	uint64_t lo = c & 0xffffffffULL, hi = c >> 32;
@@ -59,7 +30,7 @@ static bool add_around(struct u64set *s, uint64_t c)
 		(hi << 32) | ((lo - 1) & 0xffffffffULL), (hi << 32) | ((lo + 1) & 0xffffffffULL),
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(vs); i++)
-		if (!set_add(s, vs[i]))
+		if (!u64set_add(s, vs[i]))
 			return false;
 	return true;
 }
@@ -100,10 +71,10 @@ long probe_args(const scmpc_policy *p, const struct arch_view *v, uint32_t nr,
 			if (!add_around(s, c->value))
 				goto out;
 			if (c->op == SCMPC_OP_MASKED_EQ) {
-				if (!add_around(s, c->value2) || !set_add(s, c->value2 | ~c->value))
+				if (!add_around(s, c->value2) || !u64set_add(s, c->value2 | ~c->value))
 					goto out;
 				for (unsigned b = 0; b < 64; b++)
-					if (((c->value >> b) & 1) && !set_add(s, c->value2 ^ (1ULL << b)))
+					if (((c->value >> b) & 1) && !u64set_add(s, c->value2 ^ (1ULL << b)))
 						goto out;
 			}
 		}
@@ -111,14 +82,14 @@ long probe_args(const scmpc_policy *p, const struct arch_view *v, uint32_t nr,
 	size_t combos = 1;
 	for (unsigned a = 0; a < 6; a++) {
 		if (!used[a]) {
-			if (!set_add(&sets[a], 0))
+			if (!u64set_add(&sets[a], 0))
 				goto out;
 			continue;
 		}
 		for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
-			if (!set_add(&sets[a], fixed[i]))
+			if (!u64set_add(&sets[a], fixed[i]))
 				goto out;
-		set_sort_unique(&sets[a]);
+		u64set_sort_unique(&sets[a]);
 		combos = combos > MAX_COMBOS ? combos : combos * sets[a].n;
 	}
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * scmpc_emulate() and bpf_ebpf_len().  Every expected value was worked out
- * by hand from the kernel's semantics: how a seccomp program runs once
+ * scmpc_emulate(), scmpc_emulate_trace() and bpf_ebpf_len().  Every
+ * expected value was worked out by hand from the kernel's semantics: how a
+ * seccomp program runs once
  * net/core/filter.c `bpf_convert_filter` has turned it into eBPF (A and X
  * start at 0 but M[] is not cleared, arithmetic is 32-bit and wraps,
  * jgt/jge compare unsigned, a `div x` by 0 ends the program returning 0,
@@ -595,6 +596,54 @@ static void test_ebpf_len_other(void **state)
 	assert_int_equal(bpf_ebpf_len(misc, N(misc)), 3 + 11);
 }
 
+/* ------------------------------------------------------------ trace */
+
+static void test_trace(void **state)
+{
+	(void)state;
+	struct sock_filter p[] = {
+		/* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 1, 0),
+		/* 2 */ BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ERRNO(1)),
+		/* 3 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 16),
+		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 5, 0, 1),
+		/* 5 */ BPF_STMT(BPF_RET | BPF_K, ALLOW),
+		/* 6 */ BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_KILL_PROCESS),
+	};
+	struct seccomp_data sd = { .nr = 1, .arch = AUDIT_ARCH_X86_64, .args = { 5 } };
+	size_t path[N(p)], npath = 0;
+	uint32_t ret = 0;
+
+	assert_int_equal(scmpc_emulate_trace(p, N(p), &sd, &ret, path, N(p), &npath), 0);
+	assert_int_equal(ret, ALLOW);
+	assert_int_equal(npath, 5);
+	const size_t want[] = { 0, 1, 3, 4, 5 };
+	for (size_t i = 0; i < N(want); i++)
+		assert_int_equal(path[i], want[i]);
+
+	/* a short buffer holds the start; the count is the whole path's */
+	path[2] = 99;
+	assert_int_equal(scmpc_emulate_trace(p, N(p), &sd, &ret, path, 2, &npath), 0);
+	assert_int_equal(npath, 5);
+	assert_int_equal(path[1], 1);
+	assert_int_equal(path[2], 99);
+	assert_int_equal(scmpc_emulate_trace(p, N(p), &sd, &ret, NULL, 0, &npath), 0);
+	assert_int_equal(npath, 5);
+
+	sd.nr = 2;
+	assert_int_equal(scmpc_emulate_trace(p, N(p), &sd, &ret, path, N(p), &npath), 0);
+	assert_int_equal(ret, SCMPC_ACT_ERRNO(1));
+	assert_int_equal(npath, 3);
+	assert_int_equal(path[2], 2);
+
+	assert_int_equal(scmpc_emulate_trace(p, N(p), &sd, &ret, NULL, 1, &npath), -EINVAL);
+	assert_int_equal(scmpc_emulate_trace(NULL, 1, &sd, &ret, path, 1, &npath), -EINVAL);
+	/* off the end: an error, and no count */
+	npath = 12345;
+	assert_int_equal(scmpc_emulate_trace(p, 2, &sd, &ret, path, 2, &npath), -EINVAL);
+	assert_int_equal(npath, 12345);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -617,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_ebpf_len_reference_table),
 		cmocka_unit_test(test_ebpf_len_jumps),
 		cmocka_unit_test(test_ebpf_len_other),
+		cmocka_unit_test(test_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * scmpc_format() in its three formats and the scmpc_prog wrappers.  The
- * expected text is written out by hand from the documented layout; syscall
- * numbers are the well-known ones of each ABI.
+ * scmpc_format() in its three formats, scmpc_format_insn() for one line,
+ * and the scmpc_prog wrappers.  The expected text is written out by hand
+ * from the documented layout; syscall numbers are the well-known ones of
+ * each ABI.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -561,6 +562,59 @@ static void test_prog_from_bytes(void **state)
 	scmpc_diag_free(d);
 }
 
+/* scmpc_format_insn(): each line of the listing, alone, as the listing
+ * shows it after its raw fields. */
+static void test_one_insn(void **state)
+{
+	(void)state;
+	static const struct sock_filter p[] = {
+		LD(4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_AARCH64, 0, 3),
+		LD(0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 63, 0, 6),
+		RET(ALLOW),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 3),
+		LD(0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 11, 0, 2),
+		RET(ALLOW),
+		RET(SCMPC_ACT_KILL_PROCESS),
+		RET(SCMPC_ACT_ERRNO(1)),
+	};
+	struct scmpc_format_opts o = { .sz = sizeof(o), .arch = SCMPC_ARCH_X86_64 };
+	char *s = text(p, N(p), SCMPC_ARCH_X86_64), buf[320];
+
+	for (unsigned pc = 0; pc < N(p); pc++) {
+		int n = scmpc_format_insn(p, N(p), pc, &o, buf, sizeof(buf), NULL);
+
+		assert_true(n > 0);
+		assert_int_equal((size_t)n, strlen(buf));
+		/* " 0003: 0x15 0x00 0x06 0x0000003f  " comes before it */
+		assert_string_equal(buf, insn_line(s, pc) + 34);
+	}
+	contains(buf, "return ERRNO(1)");
+	free(s);
+	assert_true(scmpc_format_insn(p, N(p), 7, &o, buf, sizeof(buf), NULL) > 0);
+	contains(buf, "# execve");
+
+	/* cut as snprintf cuts; the length is the whole line's */
+	int whole = scmpc_format_insn(p, N(p), 1, &o, NULL, 0, NULL);
+	assert_true(whole > 8);
+	assert_int_equal(scmpc_format_insn(p, N(p), 1, &o, buf, 8, NULL), whole);
+	assert_int_equal(strlen(buf), 7);
+
+	scmpc_diag *d = scmpc_diag_new();
+	assert_int_equal(scmpc_format_insn(p, N(p), N(p), &o, buf, sizeof(buf), d), -EINVAL);
+	assert_int_equal(scmpc_format_insn(NULL, N(p), 0, &o, buf, sizeof(buf), d), -EINVAL);
+	assert_int_equal(scmpc_format_insn(p, N(p), 0, &o, NULL, 4, d), -EINVAL);
+	o.arch = (enum scmpc_arch)99;
+	assert_int_equal(scmpc_format_insn(p, N(p), 0, &o, buf, sizeof(buf), d), -EINVAL);
+	o.arch = SCMPC_ARCH_X86_64;
+	o.sz = 2;
+	assert_int_equal(scmpc_format_insn(p, N(p), 0, &o, buf, sizeof(buf), d), -EINVAL);
+	assert_int_equal(scmpc_format_insn(p, N(p), 0, NULL, buf, sizeof(buf), d) > 0, 1);
+	scmpc_diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -578,6 +632,7 @@ int main(void)
 		cmocka_unit_test(test_format_errors),
 		cmocka_unit_test(test_prog_new),
 		cmocka_unit_test(test_prog_from_bytes),
+		cmocka_unit_test(test_one_insn),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1553,6 +1553,64 @@ static void encodings(void **state)
 	assert_false(json_text_is_filter(profile, 32));
 }
 
+/* scmpc_input_kind(): what a caller taking profiles and filters alike is
+ * given, told apart as the JSON front end tells it. */
+static void input_kinds(void **state)
+{
+	(void)state;
+	static const char filter[] = { 0x20, 0, 0, 0, 4, 0, 0, 0, 0x06, 0, 0, 0, 0, 0, (char)0xff,
+				       0x7f };
+	size_t len;
+	char *wide = widen("{\"defaultAction\": \"SCMP_ACT_ALLOW\"}", 2, 1, 0, &len);
+
+	assert_int_equal(scmpc_input_kind("{}", 2), SCMPC_INPUT_JSON);
+	assert_int_equal(scmpc_input_kind(" \r\n\t{", 5), SCMPC_INPUT_JSON);
+	assert_int_equal(scmpc_input_kind("\xef\xbb\xbf\n{}", 6), SCMPC_INPUT_JSON);
+	assert_int_equal(scmpc_input_kind(wide, len), SCMPC_INPUT_WIDE_TEXT);
+	assert_int_equal(scmpc_input_kind(filter, sizeof(filter)), SCMPC_INPUT_FILTER);
+	assert_int_equal(scmpc_input_kind("[]", 2), SCMPC_INPUT_OTHER);
+	assert_int_equal(scmpc_input_kind("{\0}", 3), SCMPC_INPUT_OTHER);
+	assert_int_equal(scmpc_input_kind("", 0), SCMPC_INPUT_OTHER);
+	assert_int_equal(scmpc_input_kind(NULL, 4), SCMPC_INPUT_OTHER);
+	free(wide);
+}
+
+/* scmpc_json_default_caps() is the set a profile is read with when the
+ * caller names none. */
+static void default_caps(void **state)
+{
+	(void)state;
+	const char *const *caps = scmpc_json_default_caps();
+	size_t n = 0;
+	bool chown = false, admin = false;
+
+	for (; caps[n]; n++) {
+		chown |= !strcmp(caps[n], "CAP_CHOWN");
+		admin |= !strcmp(caps[n], "CAP_SYS_ADMIN");
+	}
+	assert_int_equal(n, 14);
+	assert_true(chown && !admin);
+
+	/* a profile's includes.caps: CAP_CHOWN selects, CAP_SYS_ADMIN does not */
+	static const char profile[] =
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
+		"{\"names\": [\"chown\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"includes\": {\"caps\": [\"CAP_CHOWN\"]}},"
+		"{\"names\": [\"mount\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"includes\": {\"caps\": [\"CAP_SYS_ADMIN\"]}}]}";
+	struct scmpc_json_opts with = opts_for(X86_64), without = opts_for(X86_64);
+	scmpc_policy *a = NULL, *b = NULL;
+
+	with.caps = caps;
+	without.caps = NULL;
+	assert_int_equal(scmpc_policy_from_json(profile, strlen(profile), &with, &a, NULL), 0);
+	assert_int_equal(scmpc_policy_from_json(profile, strlen(profile), &without, &b, NULL), 0);
+	assert_int_equal(scmpc_policy_rule_count(a), 1);
+	assert_int_equal(scmpc_policy_rule_count(b), 1);
+	scmpc_policy_free(a);
+	scmpc_policy_free(b);
+}
+
 static void comments_and_commas(void **state)
 {
 	(void)state;
@@ -2053,6 +2111,8 @@ int main(void)
 		cmocka_unit_test(encodings),
 		cmocka_unit_test(comments_and_commas),
 		cmocka_unit_test(unexpected_characters),
+		cmocka_unit_test(input_kinds),
+		cmocka_unit_test(default_caps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

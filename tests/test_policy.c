@@ -513,6 +513,85 @@ static void test_struct_contract(void **state)
 	scmpc_diag_free(d);
 }
 
+/* scmpc_policy_rule(): each rule as it was added, by name or by number. */
+static void test_rule_read_back(void **state)
+{
+	(void)state;
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ALLOW);
+	struct scmpc_cond c[2] = {
+		{ .arg = 1, .op = SCMPC_OP_GE, .value = 3 },
+		{ .arg = 0, .op = SCMPC_OP_MASKED_EQ, .value = 0xf0, .value2 = 0x3c },
+	};
+	struct scmpc_rule by_name = { .sz = sizeof(by_name), .syscall = "read",
+				      .action = SCMPC_ACT_ERRNO(1), .conds = c, .nconds = 2,
+				      .origin = "syscalls[0]" };
+	struct scmpc_rule by_nr = { .sz = sizeof(by_nr), .nr = 59, .arch = SCMPC_ARCH_X86_64,
+				    .action = SCMPC_ACT_KILL_PROCESS };
+	struct scmpc_rule_info ri = { .sz = sizeof(ri) };
+
+	assert_int_equal(scmpc_policy_add_rule(p, &by_name, NULL), 0);
+	assert_int_equal(scmpc_policy_add_rule(p, &by_nr, NULL), 1);
+	assert_int_equal(scmpc_policy_rule(p, 0, &ri), 0);
+	assert_string_equal(ri.syscall, "read");
+	assert_int_equal(ri.arch, SCMPC_ARCH_NONE);
+	assert_int_equal(ri.action, SCMPC_ACT_ERRNO(1));
+	assert_int_equal(ri.nconds, 2);
+	assert_int_equal(ri.conds[0].value, 3);
+	assert_int_equal(ri.conds[1].value2, 0x30);	/* stored masked */
+	assert_string_equal(ri.origin, "syscalls[0]");
+	assert_int_equal(scmpc_policy_rule(p, 1, &ri), 0);
+	assert_null(ri.syscall);
+	assert_int_equal(ri.nr, 59);
+	assert_int_equal(ri.arch, SCMPC_ARCH_X86_64);
+	assert_int_equal(ri.nconds, 0);
+	assert_null(ri.origin);
+
+	/* a newer caller's larger struct gets zeros past this version's */
+	struct {
+		struct scmpc_rule_info ri;
+		uint64_t newer;
+	} big = { .ri = { .sz = sizeof(big) }, .newer = 7 };
+	big.ri.sz = sizeof(big);
+	assert_int_equal(scmpc_policy_rule(p, 1, &big.ri), 0);
+	assert_int_equal(big.newer, 0);
+	assert_int_equal(big.ri.sz, sizeof(big));
+
+	assert_int_equal(scmpc_policy_rule(p, 2, &ri), -EINVAL);
+	assert_int_equal(scmpc_policy_rule(NULL, 0, &ri), -EINVAL);
+	assert_int_equal(scmpc_policy_rule(p, 0, NULL), -EINVAL);
+	ri.sz = offsetof(struct scmpc_rule_info, origin);
+	assert_int_equal(scmpc_policy_rule(p, 0, &ri), -EINVAL);
+	scmpc_policy_free(p);
+}
+
+static void test_conds_witness(void **state)
+{
+	(void)state;
+	struct scmpc_cond c[] = {
+		{ .arg = 0, .op = SCMPC_OP_NE, .value = 5 },
+		{ .arg = 1, .op = SCMPC_OP_LT, .value = 0 },
+		{ .arg = 2, .op = SCMPC_OP_MASKED_EQ, .value = 0xff, .value2 = 0x12 },
+		{ .arg = 3, .op = SCMPC_OP_GT, .value = 7 },
+		{ .arg = 5, .op = SCMPC_OP_LT, .value = 9 },
+	};
+	uint64_t args[6] = { 1, 1, 1, 1, 1, 1 };
+
+	assert_int_equal(scmpc_conds_witness(c, ARRAY_SIZE(c), args), 0);
+	assert_int_equal(args[0], 6);
+	assert_int_equal(args[1], 0);
+	assert_int_equal(args[2], 0x12);
+	assert_int_equal(args[3], 8);
+	assert_int_equal(args[4], 0);
+	assert_int_equal(args[5], 8);
+	assert_int_equal(scmpc_conds_witness(NULL, 0, args), 0);
+	assert_int_equal(args[0], 0);
+
+	struct scmpc_cond bad = { .arg = 6, .op = SCMPC_OP_EQ };
+	assert_int_equal(scmpc_conds_witness(&bad, 1, args), -EINVAL);
+	assert_int_equal(scmpc_conds_witness(NULL, 1, args), -EINVAL);
+	assert_int_equal(scmpc_conds_witness(c, 1, NULL), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,6 +602,8 @@ int main(void)
 		cmocka_unit_test(test_libseccomp_merge),
 		cmocka_unit_test(test_call_index),
 		cmocka_unit_test(test_struct_contract),
+		cmocka_unit_test(test_rule_read_back),
+		cmocka_unit_test(test_conds_witness),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

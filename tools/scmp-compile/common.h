@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * scmp-compile: what its subcommands share.  The CLI is a client of
+ * libscmpc's public API (scmpc.h) and nothing else: the analyses live in
+ * the library, the files here read arguments and files, and print.
+ *
+ * Exit status: 0 success, 1 bad policy or input, 2 usage error.  diff is the
+ * exception, as with cmp(1): 0 equivalent, 1 different, 2 any failure, so a
+ * script can tell "they differ" from "could not compare".  exec follows
+ * env(1) once the filter is in place: 126 when the command cannot run, 127
+ * when it is not found, else whatever the command exits with.
+ */
+#ifndef SCMP_COMPILE_COMMON_H
+#define SCMP_COMPILE_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scmpc.h"
+
+#define PROG_NAME "scmp-compile"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
+
+/* The kernel's cache bitmap size on Linux 6.18 for every ABI we handle:
+ * NR_syscalls (x86_64, aarch64) and the compat tables (i386, arm) all end
+ * at 469 there, file_setattr.  explain, inspect and dump report against it. */
+#define CACHE_NR 470U
+
+#define NO_CACHE_NOTE "the kernel has no action cache before Linux 5.11"
+
+/* Which options each subcommand takes. */
+enum {
+	F_OUTPUT = 1 << 0,
+	F_FORMAT = 1 << 1,
+	F_ARCH = 1 << 2,
+	F_CAPS = 1 << 3,
+	F_KERNEL = 1 << 4,
+	F_STRICT = 1 << 5,
+	F_NO_ENOSYS = 1 << 6,
+	F_STATS = 1 << 7,
+	F_NAME = 1 << 8,
+	F_QUIET = 1 << 9,
+	F_RESTRICTIVE = 1 << 10,
+	F_FLAGS = 1 << 11,
+	F_KEEP_NNP = 1 << 12,
+	F_RUNTIME = 1 << 13,
+	F_BAD_ARCH = 1 << 14,
+	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
+		   F_BAD_ARCH,
+};
+
+struct cli;
+
+/* A subcommand: what it runs, the options it takes (the option parser
+ * refuses the others) and the text of its --help.  Each command's file
+ * defines its own. */
+struct command {
+	const char *name;
+	int (*fn)(struct cli *);
+	unsigned allowed;
+	const char *usage, *about, *exits;
+};
+
+extern const struct command compile_command, explain_command, inspect_command, diff_command,
+	exec_command, dump_command;
+
+#define EXIT_HELP "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
+
+/* The command line, parsed. */
+struct cli {
+	const struct command *command;	/* the subcommand being run */
+	const char *cmd;		/* its name */
+	unsigned seen;			/* F_* given on the command line */
+	const char *output;
+	int format;			/* enum scmpc_format, or -1 */
+	enum scmpc_arch arch;		/* SCMPC_ARCH_NONE unless --arch */
+	char **caps;			/* NULL-terminated; NULL = Docker's default set */
+	unsigned kernel_major, kernel_minor;
+	unsigned json_flags;
+	enum scmpc_runtime runtime;
+	uint32_t bad_arch;
+	bool stats;
+	bool quiet;
+	const char *c_name;
+	unsigned seccomp_flags;		/* exec --flags */
+	bool keep_nnp;
+	char **pos;
+	int npos;
+	char **cmd_argv;		/* exec: the command, NULL-terminated */
+};
+
+/* ---- common.c: messages, numbers, ABIs, the cache */
+
+/* The subcommand being run, once main() knows it: its usage errors point
+ * to its own --help. */
+extern const char *usage_cmd;
+
+void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the message and where to get help; returns EXIT_USAGE. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "scmp-compile: NAME: where: message"; RC supplies a message when the
+ * library left none. */
+void report_diag(const char *name, const scmpc_diag *d, int rc);
+void report_warnings(const char *name, const scmpc_diag *d, bool quiet);
+/* An analysis failed with RC: out of memory (said, and FAILED returned) or
+ * a library bug (said as one, and EXIT_USAGE returned). */
+int report_failure(int rc, int failed);
+
+const char *display_name(const char *path);
+double now_ms(void);
+const char *fmt_u64(uint64_t v, char *buf, size_t len);
+const char *action_name(uint32_t act, char *buf, size_t len);
+/* "59 execve", or the number alone when the ABI has no such call. */
+const char *syscall_label(enum scmpc_arch a, uint32_t nr, char *buf, size_t len);
+/* "x86_64, i386, ..." for a usage message. */
+const char *abi_names(char *buf, size_t len);
+
+/* This machine's ABI; x86_64 on one scmpc has none for. */
+enum scmpc_arch native_arch(void);
+struct scmpc_arch_info abi_info(enum scmpc_arch a);
+/* The host whose container runtime would load a filter serving ABI A:
+ * Docker resolves a profile for the host and adds its compat ABIs. */
+enum scmpc_arch host_of(enum scmpc_arch a);
+
+struct abi_list {
+	enum scmpc_arch a[SCMPC_ARCH_COUNT];
+	size_t n;
+};
+void abi_add(struct abi_list *l, enum scmpc_arch a);
+/* HOST and the ABIs its kernels also run. */
+void abi_add_host_group(struct abi_list *l, enum scmpc_arch host);
+/* The ABIs a raw filter dispatches on (seccomp_data.arch tested against
+ * their AUDIT_ARCH), not every constant that happens to equal one. */
+void abi_add_from_prog(struct abi_list *l, const struct sock_filter *f, size_t len);
+
+/* The action cache arrived in Linux 5.11; --kernel may name an older one. */
+bool kernel_has_cache(const struct cli *c);
+/* The kernel's cache bitmap for ABI A with INSNS as the only filter;
+ * returns the number of cached calls or a negative errno. */
+int cache_bits(const struct cli *c, const struct sock_filter *insns, size_t len,
+	       enum scmpc_arch a, uint8_t bits[(CACHE_NR + 7) / 8]);
+/* Instruction PC of INSNS as `compile -f text` shows it, for ABI A. */
+int insn_text(const struct sock_filter *insns, size_t len, size_t pc, enum scmpc_arch a, char *buf,
+	      size_t size);
+
+/* ---- load.c: a policy or a .bpf file as a program */
+
+struct filter {
+	const char *name;		/* for messages */
+	scmpc_policy *policy;		/* NULL for a raw .bpf */
+	scmpc_prog *prog;		/* the compiled policy */
+	struct sock_filter *raw;	/* the .bpf (owned) */
+	const struct sock_filter *insns;
+	size_t len;
+};
+
+void filter_free(struct filter *f);
+/* Parse policy TEXT for TARGET with the command line's options, printing
+ * warnings and errors; 0 or -1. */
+int load_policy_text(const struct cli *c, const char *name, const char *text, size_t len,
+		     enum scmpc_arch target, scmpc_policy **out);
+int compile_policy(const char *name, const scmpc_policy *p, scmpc_prog **out);
+/* A .bpf file's bytes as a program, or -1 after printing why not. */
+int load_raw(const char *name, const char *buf, size_t size, struct filter *f);
+/* POLICY or .bpf, told apart by content. */
+int load_filter(const struct cli *c, const char *path, enum scmpc_arch target, struct filter *f);
+void make_data(struct seccomp_data *sd, enum scmpc_arch a, uint32_t nr, const uint64_t *args);
+/* What F returns for call NR of ABI A with ARGS (NULL: all zero). */
+int filter_run(const struct filter *f, enum scmpc_arch a, uint32_t nr, const uint64_t *args,
+	       uint32_t *ret);
+/* How F's decision for (A, NR) reads the arguments. */
+int filter_arg_use(const struct filter *f, enum scmpc_arch a, uint32_t nr,
+		   struct scmpc_arg_use *out);
+
+/* ---- files.c: reading inputs, writing outputs */
+
+/* Whole file or standard input ("-"), NUL-terminated; 0 or -1 after
+ * printing why not. */
+int read_input(const char *path, char **out, size_t *out_len);
+/* Write BUF to PATH, the file -o names and no other (NULL or "-":
+ * standard output); 0 or -1 after printing why not. */
+int write_output(const char *path, const void *buf, size_t len);
+/* Create NAME in directory DFD (PATH in messages) holding BUF, never over
+ * anything already there; 0 or -1 after printing why not. */
+int create_new(int dfd, const char *path, const char *name, const void *buf, size_t len);
+/* A signal removes the file being written. */
+void install_signal_cleanup(void);
+
+/* ---- options.c */
+
+void print_command_help(const struct command *cmd, FILE *f);
+/* What the parsers return when --help or --version was answered: the
+ * command is done, with status 0. */
+#define OPTS_ANSWERED (-1)
+/* EXIT_OK, OPTS_ANSWERED, or the status of a usage error (printed). */
+int parse_args(int argc, char **argv, unsigned allowed, struct cli *c);
+/* exec's: options up to the command, whose own options are never read. */
+int parse_exec_args(int argc, char **argv, unsigned allowed, struct cli *c);
+void free_caps(char **caps);
+bool parse_uint(const char *s, unsigned max, unsigned *out, const char **end);
+/* X.Y, with a third part ignored, as Docker's minKernel and uname spell it. */
+bool parse_kernel(const char *s, unsigned *major, unsigned *minor);
+/* Decimal or 0x hex, negative as two's complement: 1, 0 for no number, -1
+ * for one no 64-bit register holds. */
+int parse_u64(const char *s, uint64_t *out);
+
+#endif

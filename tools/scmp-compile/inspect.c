@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/* scmp-compile inspect: what a raw filter decides, number by number, per
+ * ABI, and what it lets the kernel cache. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+#define MAX_OUTCOMES 4
+
+struct decision {
+	uint32_t nr;
+	uint32_t act;			/* with zero arguments */
+	bool dep;			/* depends on the arguments */
+	uint32_t outcomes[MAX_OUTCOMES];
+	unsigned nout;
+};
+
+static void outcome_add(struct decision *d, uint32_t act)
+{
+	for (unsigned i = 0; i < d->nout; i++)
+		if (d->outcomes[i] == act)
+			return;
+	if (d->nout < MAX_OUTCOMES)
+		d->outcomes[d->nout++] = act;
+}
+
+/* What F decides for (A, NR): with every argument 0, and, when the
+ * arguments matter, the first few outcomes of varying one argument at a
+ * time over the probes, from all zeros and from all ones. */
+static int decide(const struct filter *f, const scmpc_probes *ps, enum scmpc_arch a,
+		  uint32_t nr, struct decision *d)
+{
+	struct scmpc_arg_use use;
+	uint64_t args[6];
+	uint32_t act;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->nr = nr;
+	if ((rc = filter_run(f, a, nr, NULL, &d->act)) < 0 ||
+	    (rc = filter_arg_use(f, a, nr, &use)) < 0)
+		return rc;
+	d->dep = use.first_load >= 0;
+	outcome_add(d, d->act);
+	for (int base = 0; base < 2 && d->dep; base++) {
+		for (int i = 0; i < 6; i++) {
+			const uint64_t *vals;
+			size_t nvals = scmpc_probes_values(ps, (unsigned)i, &vals);
+
+			memset(args, base ? 0xff : 0, sizeof(args));
+			for (size_t j = 0; j < nvals && d->nout < MAX_OUTCOMES; j++) {
+				args[i] = vals[j];
+				if ((rc = filter_run(f, a, nr, args, &act)) < 0)
+					return rc;
+				outcome_add(d, act);
+			}
+		}
+	}
+	return 0;
+}
+
+static void print_range(const struct decision *from, const struct decision *to, enum scmpc_arch a)
+{
+	char label[96], n1[24], n2[24], act[32];
+
+	if (from == to)
+		syscall_label(a, from->nr, label, sizeof(label));
+	else
+		snprintf(label, sizeof(label), "%s-%s", fmt_u64(from->nr, n1, sizeof(n1)),
+			 fmt_u64(to->nr, n2, sizeof(n2)));
+	printf("  %-28s ", label);
+	if (!from->dep) {
+		printf("%s\n", action_name(from->act, act, sizeof(act)));
+		return;
+	}
+	printf("depends on arguments:");
+	for (unsigned i = 0; i < from->nout; i++)
+		printf("%s %s", i ? "," : "", action_name(from->outcomes[i], act, sizeof(act)));
+	printf("\n");
+}
+
+static bool is_allow(uint32_t act)
+{
+	return (act & 0xffff0000U) == SCMPC_ACT_ALLOW;
+}
+
+static int inspect_abi(const struct filter *f, const scmpc_probes *ps, enum scmpc_arch a,
+		       const struct cli *c)
+{
+	struct decision *ds = NULL;
+	uint32_t *nrs = NULL;
+	char label[96], buf[320];
+	int rc = scmpc_arch_probe_numbers(a, &nrs, NULL);
+	size_t n = rc > 0 ? (size_t)rc : 0;
+
+	if (rc < 0)
+		return rc;
+	ds = calloc(n ? n : 1, sizeof(*ds));
+	if (!ds) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((rc = decide(f, ps, a, nrs[i], &ds[i])) < 0)
+			goto out;
+	rc = 0;
+
+	printf("%s (AUDIT_ARCH 0x%08x%s):\n", scmpc_arch_name(a), scmpc_arch_audit(a),
+	       a == SCMPC_ARCH_X32 ? ", numbers with bit 30 set" : "");
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (!ds[i].dep && j + 1 < n && !ds[j + 1].dep && ds[j + 1].act == ds[i].act &&
+		       ds[j + 1].nr == ds[j].nr + 1)
+			j++;
+		print_range(&ds[i], &ds[j], a);
+		i = j + 1;
+	}
+
+	if (!kernel_has_cache(c)) {
+		printf("  cache: never (" NO_CACHE_NOTE ")\n");
+		goto out;
+	}
+	if (!abi_info(a).cached) {
+		printf("  cache: never (x32 numbers are outside the kernel's bitmaps)\n");
+		goto out;
+	}
+	uint8_t bits[(CACHE_NR + 7) / 8];
+	int cached = cache_bits(c, f->insns, f->len, a, bits);
+	if (cached < 0) {
+		printf("  cache: cannot be predicted for %s (%s)\n", scmpc_arch_name(a),
+		       strerror(-cached));
+		goto out;
+	}
+	printf("  cache: %d of %u numbers cached\n", cached, CACHE_NR);
+	bool header = false;
+	for (size_t i = 0; i < n && ds[i].nr < CACHE_NR; i++) {
+		bool allows = false;
+		uint32_t stop = 0;
+
+		for (unsigned k = 0; k < ds[i].nout; k++)
+			allows |= is_allow(ds[i].outcomes[k]);
+		if (!allows || (bits[ds[i].nr / 8] & (1U << (ds[i].nr % 8))))
+			continue;
+		if (!header)
+			printf("  allowed but not cached:\n");
+		header = true;
+		scmpc_cache_const_allow(f->insns, f->len, scmpc_arch_audit(a), ds[i].nr, &stop);
+		if (stop >= f->len)
+			snprintf(buf, sizeof(buf), "(past the end)");
+		else if ((rc = insn_text(f->insns, f->len, stop, a, buf, sizeof(buf))) < 0)
+			goto out;
+		printf("    %-26s insn %u: %s\n", syscall_label(a, ds[i].nr, label, sizeof(label)),
+		       stop, buf);
+	}
+out:
+	free(ds);
+	free(nrs);
+	return rc;
+}
+
+static int run_inspect(struct cli *c)
+{
+	scmpc_probes *ps = NULL;
+	struct abi_list abis = { .n = 0 };
+	struct filter f;
+	char *buf = NULL;
+	size_t size;
+	int status = EXIT_INPUT, rc;
+
+	memset(&f, 0, sizeof(f));
+	if (c->npos != 1)
+		return usage_error(c->npos ? "inspect takes one FILE" : "inspect needs a FILE");
+	if ((c->seen & F_FORMAT) && c->format != SCMPC_FORMAT_TEXT)
+		return usage_error("inspect prints --format text only");
+	f.name = display_name(c->pos[0]);
+	if (read_input(c->pos[0], &buf, &size))
+		goto out;
+	if (load_raw(f.name, buf, size, &f))
+		goto out;
+	if (!(ps = scmpc_probes_new()) || scmpc_probes_add_prog(ps, f.insns, f.len, NULL) < 0) {
+		errorf("%s", strerror(ENOMEM));
+		goto out;
+	}
+
+	size_t elen = 0;
+	scmpc_prog *wrapped = NULL;
+	if (scmpc_prog_new(f.insns, f.len, &wrapped, NULL) == 0)
+		elen = scmpc_prog_ebpf_len(wrapped);
+	scmpc_prog_free(wrapped);
+	printf("%s: %zu instructions (%zu eBPF), accepted by the kernel's rules\n", f.name, f.len,
+	       elen);
+
+	if (c->arch != SCMPC_ARCH_NONE) {
+		abi_add(&abis, c->arch);
+	} else {
+		abi_add_host_group(&abis, native_arch());
+		abi_add_from_prog(&abis, f.insns, f.len);
+	}
+	if (c->format == SCMPC_FORMAT_TEXT) {
+		struct scmpc_format_opts fo;
+		scmpc_diag *d = scmpc_diag_new();
+		char *text = NULL;
+		size_t tlen = 0;
+
+		memset(&fo, 0, sizeof(fo));
+		fo.sz = sizeof(fo);
+		fo.arch = abis.a[0];
+		rc = d ? scmpc_format(f.insns, f.len, SCMPC_FORMAT_TEXT, &fo, &text, &tlen, d)
+		       : -ENOMEM;
+		if (rc < 0) {
+			report_diag(f.name, d, rc);
+			scmpc_diag_free(d);
+			goto out;
+		}
+		fwrite(text, 1, tlen, stdout);
+		if (tlen && text[tlen - 1] != '\n')
+			putchar('\n');
+		free(text);
+		scmpc_diag_free(d);
+	}
+	for (size_t i = 0; i < abis.n; i++) {
+		if ((rc = inspect_abi(&f, ps, abis.a[i], c)) < 0) {
+			status = report_failure(rc, EXIT_INPUT);
+			goto out;
+		}
+	}
+	status = EXIT_OK;
+out:
+	free(buf);
+	scmpc_probes_free(ps);
+	filter_free(&f);
+	return status;
+}
+
+const struct command inspect_command = {
+	"inspect", run_inspect, F_ARCH | F_FORMAT | F_KERNEL,
+	"Usage: " PROG_NAME " inspect FILE.bpf [-a ABI] [-f text] [--kernel X.Y]\n",
+	"Check a raw filter (a struct sock_filter array; '-' for standard input)\n"
+	"against the kernel's rules, print what it decides for each syscall number\n"
+	"as ranges per ABI, how many syscalls the kernel caches, and for each allowed\n"
+	"syscall it cannot cache, the instruction that stops it.\n",
+	EXIT_HELP,
+};

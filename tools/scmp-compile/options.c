@@ -1,0 +1,567 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/* scmp-compile: the command line's options, and each command's --help. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common.h"
+
+enum {
+	OPT_CAPS = 256,
+	OPT_KERNEL,
+	OPT_STRICT,
+	OPT_NO_ENOSYS,
+	OPT_RESTRICTIVE,
+	OPT_RUNTIME,
+	OPT_BAD_ARCH,
+	OPT_NAME,
+	OPT_FLAGS,
+	OPT_KEEP_NNP,
+};
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "arch", required_argument, NULL, 'a' },
+	{ "caps", required_argument, NULL, OPT_CAPS },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "no-enosys", no_argument, NULL, OPT_NO_ENOSYS },
+	{ "restrictive", no_argument, NULL, OPT_RESTRICTIVE },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "bad-arch", required_argument, NULL, OPT_BAD_ARCH },
+	{ "stats", no_argument, NULL, 's' },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "flags", required_argument, NULL, OPT_FLAGS },
+	{ "keep-nnp", no_argument, NULL, OPT_KEEP_NNP },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Every capability of Linux 6.x, for --caps all (a privileged container). */
+static const char *const all_caps[] = {
+	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER",
+	"CAP_FSETID", "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP",
+	"CAP_LINUX_IMMUTABLE", "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST",
+	"CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK", "CAP_IPC_OWNER",
+	"CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT", "CAP_SYS_PTRACE",
+	"CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD",
+	"CAP_LEASE", "CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP",
+	"CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM",
+	"CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF",
+	"CAP_CHECKPOINT_RESTORE",
+};
+
+void free_caps(char **caps)
+{
+	if (!caps)
+		return;
+	for (char **c = caps; *c; c++)
+		free(*c);
+	free(caps);
+}
+
+/* Adds NAME to LIST (of N) unless it is there: the list holds at most
+ * every capability once, which its size allows for. */
+static int add_cap(char **list, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(list[i], name))
+			return 0;
+	return (list[(*n)++] = strdup(name)) ? 0 : -1;
+}
+
+/* "default", "all", "none"/"" or a comma list; CAP_ and case are optional
+ * so that "net_admin,sys_ptrace" works too.  In a list, "default" and
+ * "all" stand for their sets ("default,CAP_SYS_ADMIN" is Docker's
+ * --cap-add SYS_ADMIN). */
+static int parse_caps(const char *s, struct cli *c)
+{
+	size_t n = 0, cap = ARRAY_SIZE(all_caps) + 1;
+	char **list;
+
+	free_caps(c->caps);
+	c->caps = NULL;
+	if (!strcasecmp(s, "default"))
+		return 0;
+	list = calloc(cap, sizeof(*list));
+	if (!list)
+		return -1;
+	c->caps = list;
+	if (!strcasecmp(s, "all")) {
+		for (size_t i = 0; i < ARRAY_SIZE(all_caps); i++)
+			if (!(list[n++] = strdup(all_caps[i])))
+				return -1;
+		return 0;
+	}
+	if (!strcasecmp(s, "none"))
+		return 0;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		char name[64];
+		size_t k;
+
+		while (len && (*s == ' ' || *s == '\t'))
+			s++, len--;
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+			len--;
+		if (len == 7 && !strncasecmp(s, "default", 7)) {
+			for (const char *const *d = scmpc_json_default_caps(); *d; d++)
+				if (add_cap(list, &n, *d))
+					return -1;
+		} else if (len == 3 && !strncasecmp(s, "all", 3)) {
+			for (size_t i = 0; i < ARRAY_SIZE(all_caps); i++)
+				if (add_cap(list, &n, all_caps[i]))
+					return -1;
+		} else if (len == 4 && !strncasecmp(s, "none", 4)) {
+			usage_error("'none' cannot be combined with other capabilities");
+			return 1;
+		} else if (len) {
+			bool prefixed = len > 4 && !strncasecmp(s, "CAP_", 4);
+
+			if (len + (prefixed ? 0 : 4) >= sizeof(name)) {
+				usage_error("unknown capability '%.*s'", (int)len, s);
+				return 1;
+			}
+			k = (size_t)snprintf(name, sizeof(name), "%s%.*s", prefixed ? "" : "CAP_",
+					     (int)len, s);
+			for (size_t i = 0; i < k; i++)
+				if (name[i] >= 'a' && name[i] <= 'z')
+					name[i] = (char)(name[i] - 'a' + 'A');
+			size_t j;
+			for (j = 0; j < ARRAY_SIZE(all_caps); j++)
+				if (!strcmp(name, all_caps[j]))
+					break;
+			if (j == ARRAY_SIZE(all_caps)) {
+				usage_error("unknown capability '%s'", name);
+				return 1;
+			}
+			if (add_cap(list, &n, name))
+				return -1;
+		}
+		s += strcspn(s, ",");
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}
+
+bool parse_uint(const char *s, unsigned max, unsigned *out, const char **end)
+{
+	unsigned long v;
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoul(s, &e, 10);
+	if (errno || v > max)
+		return false;
+	*out = (unsigned)v;
+	*end = e;
+	return true;
+}
+
+/* X.Y as Docker's minKernel spells it; a third part (uname's 6.8.0-45) is
+ * accepted and ignored, as moby does. */
+bool parse_kernel(const char *s, unsigned *major, unsigned *minor)
+{
+	const char *e;
+
+	if (!parse_uint(s, 255, major, &e) || *e != '.')
+		return false;
+	if (!parse_uint(e + 1, 255, minor, &e))
+		return false;
+	return (*e == '\0' || *e == '.' || *e == '-') && (*major || *minor);
+}
+
+/* Decimal or 0x hex; a leading '-' gives the two's complement, so that
+ * AT_FDCWD can be written -100.  1 for a number, 0 for none, -1 for one
+ * outside -2^63 .. 2^64-1, which no 64-bit register holds (it is refused,
+ * not wrapped or saturated). */
+int parse_u64(const char *s, uint64_t *out)
+{
+	bool neg = *s == '-';
+	int base = 10;
+	char *e;
+	uint64_t v;
+
+	if (neg)
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s || !((*s >= '0' && *s <= '9') || (base == 16 && strchr("abcdefABCDEF", *s))))
+		return 0;
+	errno = 0;
+	v = strtoull(s, &e, base);
+	if (*e)
+		return 0;
+	if (errno == ERANGE || (neg && v > (uint64_t)1 << 63))
+		return -1;
+	*out = neg ? (uint64_t)0 - v : v;
+	return 1;
+}
+
+static int parse_format(const char *s)
+{
+	if (!strcmp(s, "bpf"))
+		return SCMPC_FORMAT_BPF;
+	if (!strcmp(s, "c"))
+		return SCMPC_FORMAT_C;
+	if (!strcmp(s, "text"))
+		return SCMPC_FORMAT_TEXT;
+	return -1;
+}
+
+/* exec --flags: SECCOMP_FILTER_FLAG_* names as the OCI "flags" field spells
+ * them, or without the prefix, in any case, '-' for '_'. */
+static int parse_seccomp_flags(const char *s, unsigned *out)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} names[] = {
+		{ "TSYNC", SECCOMP_FILTER_FLAG_TSYNC },
+		{ "LOG", SECCOMP_FILTER_FLAG_LOG },
+		{ "SPEC_ALLOW", SECCOMP_FILTER_FLAG_SPEC_ALLOW },
+		{ "TSYNC_ESRCH", SECCOMP_FILTER_FLAG_TSYNC_ESRCH },
+		{ "NEW_LISTENER", SECCOMP_FILTER_FLAG_NEW_LISTENER },
+		{ "WAIT_KILLABLE_RECV", SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV },
+	};
+	static const char prefix[] = "SECCOMP_FILTER_FLAG_";
+
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		const char *next = s + len + (s[len] == ',');
+		char name[64];
+		size_t j, k = 0;
+
+		while (len && (*s == ' ' || *s == '\t'))
+			s++, len--;
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+			len--;
+		if (!len) {
+			s = next;
+			continue;
+		}
+		if (len >= sizeof(name))
+			return usage_error("unknown seccomp flag '%.*s'", (int)len, s);
+		for (size_t i = 0; i < len; i++) {
+			char ch = s[i] == '-' ? '_' : s[i];
+
+			name[k++] = ch >= 'a' && ch <= 'z' ? (char)(ch - 'a' + 'A') : ch;
+		}
+		name[k] = '\0';
+		const char *bare = strncmp(name, prefix, sizeof(prefix) - 1) ? name
+									     : name + sizeof(prefix) - 1;
+		for (j = 0; j < ARRAY_SIZE(names); j++)
+			if (!strcmp(bare, names[j].name))
+				break;
+		if (j == ARRAY_SIZE(names))
+			return usage_error("unknown seccomp flag '%.*s' (tsync, log, spec_allow or "
+					   "tsync_esrch)", (int)len, s);
+		/* The listener fd would be closed by the exec it is meant to
+		 * survive, leaving notifying calls to fail with ENOSYS. */
+		if (names[j].bit & (SECCOMP_FILTER_FLAG_NEW_LISTENER |
+				    SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV))
+			return usage_error("%s needs a supervisor to answer notifications, and exec "
+					   "has none", names[j].name);
+		*out |= names[j].bit;
+		s = next;
+	}
+	return EXIT_OK;
+}
+
+/* A line of a subcommand's option list, shown to the commands whose allowed
+ * set has FLAG; CMDS (space-separated), when set, narrows it further, for
+ * options whose meaning differs between commands.  The first match wins. */
+static const struct {
+	unsigned flag;
+	const char *cmds;
+	const char *text;
+} opt_help[] = {
+	{ F_OUTPUT, "dump",
+	  "  -o, --output DIR    the directory to write to (default: .)\n" },
+	{ F_OUTPUT, NULL,
+	  "  -o, --output FILE   write to FILE (replaced atomically; '-' = stdout)\n" },
+	{ F_FORMAT, "inspect",
+	  "  -f, --format text   disassemble the whole program first\n" },
+	{ F_FORMAT, NULL,
+	  "  -f, --format FMT    bpf (raw sock_filter array), c (C array) or text\n"
+	  "                      (disassembly); default text, or bpf when FILE ends in\n"
+	  "                      .bpf, c when it ends in .c or .h\n" },
+	{ F_ARCH, "compile",
+	  "  -a, --arch ABI      the target: x86_64, i386, x32, aarch64, arm, s390x,\n"
+	  "                      ppc64le, riscv64, mips64, ... (every libseccomp ABI, also\n"
+	  "                      amd64, arm64, ...); default: this machine's\n" },
+	{ F_ARCH, "explain",
+	  "  -a, --arch ABI      the ABI of the call: x86_64, i386, s390x, ... (every\n"
+	  "                      libseccomp ABI); default: this machine's\n" },
+	{ F_ARCH, "exec",
+	  "  -a, --arch ABI      this machine's ABI, the only one exec can load\n" },
+	{ F_ARCH, NULL,
+	  "  -a, --arch ABI      the ABI to examine: x86_64, i386, s390x, ... (every\n"
+	  "                      libseccomp ABI); default: this machine's ABIs and\n"
+	  "                      those the inputs serve\n" },
+	{ F_STATS, NULL,
+	  "  -s, --stats         print size, path length and cache figures (to stderr,\n"
+	  "                      or stdout when the filter goes to a file)\n" },
+	{ F_NAME, NULL,
+	  "      --name NAME     array name for --format c (default scmpc_filter)\n" },
+	{ F_FLAGS, NULL,
+	  "      --flags LIST    seccomp(2) flags added to the policy's own: tsync, log,\n"
+	  "                      spec_allow, tsync_esrch (comma-separated)\n" },
+	{ F_KEEP_NNP, NULL,
+	  "      --keep-nnp      do not set no_new_privs, so that set-user-ID programs\n"
+	  "                      keep their privileges (needs CAP_SYS_ADMIN)\n" },
+	{ F_CAPS, NULL,
+	  "      --caps LIST     capabilities for Docker includes/excludes: CAP_X,CAP_Y,\n"
+	  "                      'default' (Docker's default set), 'all' or 'none';\n"
+	  "                      'default,CAP_X' is the default set plus CAP_X\n" },
+	{ F_KERNEL, "inspect",
+	  "      --kernel X.Y    the kernel whose action cache to predict (default:\n"
+	  "                      running)\n" },
+	{ F_KERNEL, "compile",
+	  "      --kernel X.Y    kernel version for Docker minKernel and for the cache\n"
+	  "                      figures of --stats (default: running)\n" },
+	{ F_KERNEL, "explain",
+	  "      --kernel X.Y    kernel version for Docker minKernel and for whether\n"
+	  "                      the kernel caches the call (default: running)\n" },
+	{ F_KERNEL, NULL,
+	  "      --kernel X.Y    kernel version for Docker minKernel (default: running)\n" },
+	{ F_STRICT, NULL,
+	  "      --strict        unknown syscall names are errors, not warnings\n" },
+	{ F_NO_ENOSYS, NULL,
+	  "      --no-enosys     no runc-style ENOSYS for syscalls newer than the policy\n" },
+	{ F_RESTRICTIVE, NULL,
+	  "      --restrictive   overlapping rules: the most restrictive action wins,\n"
+	  "                      instead of libseccomp's order (as runc and crun)\n" },
+	{ F_RUNTIME, NULL,
+	  "      --runtime RT    whose filter to reproduce: runc (default; 1.2 and\n"
+	  "                      later), runc-1.1 (1.1.5, Debian 12's), crun or\n"
+	  "                      libseccomp (its rules alone, no ENOSYS stub)\n" },
+	{ F_BAD_ARCH, NULL,
+	  "      --bad-arch ACT  action for ABIs the filter does not serve (default\n"
+	  "                      the runtime's: KILL_THREAD)\n" },
+	{ F_QUIET, NULL,
+	  "  -q, --quiet         do not print warnings\n" },
+};
+
+static bool word_in(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* CMD --help: its usage, what it does, and the options it takes, no more. */
+void print_command_help(const struct command *cmd, FILE *f)
+{
+	unsigned listed = 0;
+
+	fprintf(f, "%s\n%s\nOptions:\n", cmd->usage, cmd->about);
+	for (size_t i = 0; i < ARRAY_SIZE(opt_help); i++) {
+		if (!(cmd->allowed & opt_help[i].flag) || (listed & opt_help[i].flag))
+			continue;
+		if (opt_help[i].cmds && !word_in(cmd->name, opt_help[i].cmds))
+			continue;
+		fputs(opt_help[i].text, f);
+		listed |= opt_help[i].flag;
+	}
+	fprintf(f, "  -h, --help          print this help\n"
+		   "  -V, --version       print the version\n\n%s", cmd->exits);
+}
+
+/* One getopt pass over ARGV; OPTSTRING's leading '+' (or not) decides
+ * whether it stops at the first operand.  *END gets getopt's optind. */
+static int parse_opts(int argc, char **argv, const char *optstring, unsigned allowed,
+		      struct cli *c, int *end)
+{
+	static const struct {
+		int opt;
+		unsigned flag;
+		const char *name;
+	} flag_of[] = {
+		{ 'o', F_OUTPUT, "--output" }, { 'f', F_FORMAT, "--format" },
+		{ 'a', F_ARCH, "--arch" }, { OPT_CAPS, F_CAPS, "--caps" },
+		{ OPT_KERNEL, F_KERNEL, "--kernel" }, { OPT_STRICT, F_STRICT, "--strict" },
+		{ OPT_NO_ENOSYS, F_NO_ENOSYS, "--no-enosys" }, { 's', F_STATS, "--stats" },
+		{ OPT_RESTRICTIVE, F_RESTRICTIVE, "--restrictive" },
+		{ OPT_RUNTIME, F_RUNTIME, "--runtime" }, { OPT_BAD_ARCH, F_BAD_ARCH, "--bad-arch" },
+		{ OPT_NAME, F_NAME, "--name" }, { 'q', F_QUIET, "--quiet" },
+		{ OPT_FLAGS, F_FLAGS, "--flags" }, { OPT_KEEP_NNP, F_KEEP_NNP, "--keep-nnp" },
+	};
+	int opt;
+
+	opterr = 0;
+	optind = 0;	/* glibc: a full restart, so a second pass sees its own '+' */
+	while ((opt = getopt_long(argc, argv, optstring, long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			print_command_help(c->command, stdout);
+			return OPTS_ANSWERED;
+		case 'V':
+			printf(PROG_NAME " %s\n", scmpc_version());
+			return OPTS_ANSWERED;
+		case '?':
+			if (optopt)
+				return usage_error("unknown option '-%c'", optopt);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		case ':':
+			if (optopt && optopt < 256)
+				return usage_error("option '-%c' needs an argument", optopt);
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			break;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(flag_of); i++) {
+			if (flag_of[i].opt != opt)
+				continue;
+			if (!(allowed & flag_of[i].flag))
+				return usage_error("%s does not apply to '%s'", flag_of[i].name, c->cmd);
+			c->seen |= flag_of[i].flag;
+		}
+		switch (opt) {
+		case 'o':
+			c->output = optarg;
+			break;
+		case 'f':
+			c->format = parse_format(optarg);
+			if (c->format < 0)
+				return usage_error("unknown format '%s' (bpf, c or text)", optarg);
+			break;
+		case 'a':
+			c->arch = scmpc_arch_from_name(optarg);
+			if (c->arch == SCMPC_ARCH_NONE) {
+				char known[512];
+				return usage_error("unknown ABI '%s' (%s)", optarg,
+						   abi_names(known, sizeof(known)));
+			}
+			break;
+		case OPT_CAPS: {
+			int rc = parse_caps(optarg, c);
+
+			if (rc < 0) {
+				errorf("%s", strerror(ENOMEM));
+				return EXIT_INPUT;
+			}
+			if (rc)
+				return EXIT_USAGE;
+			break;
+		}
+		case OPT_KERNEL:
+			if (!parse_kernel(optarg, &c->kernel_major, &c->kernel_minor))
+				return usage_error("invalid kernel version '%s' (expected X.Y)", optarg);
+			break;
+		case OPT_STRICT:
+			c->json_flags |= SCMPC_JSON_STRICT;
+			break;
+		case OPT_NO_ENOSYS:
+			c->json_flags |= SCMPC_JSON_NO_ENOSYS;
+			break;
+		case OPT_RESTRICTIVE:
+			c->json_flags |= SCMPC_JSON_RESTRICTIVE;
+			break;
+		case OPT_RUNTIME: {
+			int rt = scmpc_runtime_from_name(optarg);
+			if (rt < 0)
+				return usage_error("unknown runtime '%s' (runc, runc-1.1, crun or "
+						   "libseccomp)", optarg);
+			c->runtime = (enum scmpc_runtime)rt;
+			break;
+		}
+		case OPT_BAD_ARCH: {
+			int ra = scmpc_action_parse(optarg, &c->bad_arch);
+			/* -ERANGE: ERRNO(N) or TRACE(N) with N the action cannot
+			 * carry; N is quoted as written, not as 16 bits of it */
+			if (ra == -ERANGE) {
+				const char *n = strchr(optarg, '(');
+				bool is_errno = !strncasecmp(optarg, "ERRNO", 5) ||
+						!strncasecmp(optarg, "SCMP_ACT_ERRNO", 14);
+				return usage_error("--bad-arch %s: %s %.*s is out of range (%s)", optarg,
+						   is_errno ? "errno" : "TRACE data",
+						   (int)strcspn(n + 1, ")"), n + 1,
+						   is_errno ? "0-4095: the kernel caps errno at 4095"
+							    : "0-65535: TRACE data is 16 bits");
+			}
+			if (ra < 0)
+				return usage_error("unknown action '%s' (KILL_PROCESS, KILL_THREAD, TRAP, "
+						   "ERRNO(N), TRACE(N), LOG or ALLOW)", optarg);
+			c->json_flags |= SCMPC_JSON_BAD_ARCH;
+			break;
+		}
+		case 's':
+			c->stats = true;
+			break;
+		case OPT_NAME:
+			c->c_name = optarg;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case OPT_FLAGS:
+			if (parse_seccomp_flags(optarg, &c->seccomp_flags))
+				return EXIT_USAGE;
+			break;
+		case OPT_KEEP_NNP:
+			c->keep_nnp = true;
+			break;
+		}
+	}
+	*end = optind;
+	return EXIT_OK;
+}
+
+#define OPTSTRING ":ho:f:a:sqV"
+
+int parse_args(int argc, char **argv, unsigned allowed, struct cli *c)
+{
+	int end = 0, rc = parse_opts(argc, argv, OPTSTRING, allowed, c, &end);
+
+	c->pos = argv + end;
+	c->npos = argc - end;
+	return rc;
+}
+
+/* exec's command line is ours up to the command and the command's after
+ * it, as for env(1): options are taken before and after POLICY, but
+ * scanning stops at the first word after POLICY (or after '--'), so CMD's
+ * own options are never read as ours. */
+int parse_exec_args(int argc, char **argv, unsigned allowed, struct cli *c)
+{
+	int end = 0, rc = parse_opts(argc, argv, "+" OPTSTRING, allowed, c, &end);
+
+	if (rc)
+		return rc;
+	if (end >= argc)
+		return usage_error("exec needs a POLICY and a command");
+	bool after_dashes = end > 1 && !strcmp(argv[end - 1], "--");
+	c->pos = argv + end;
+	c->npos = 1;
+	if (!after_dashes) {
+		/* The pass restarts on POLICY's tail with POLICY as its argv[0]. */
+		int tail;
+
+		rc = parse_opts(argc - end, argv + end, "+" OPTSTRING, allowed, c, &tail);
+		if (rc)
+			return rc;
+		end += tail;
+	} else {
+		end++;
+	}
+	if (end >= argc)
+		return usage_error("exec needs a command to run after the POLICY");
+	c->cmd_argv = argv + end;
+	return EXIT_OK;
+}
