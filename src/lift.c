@@ -1552,7 +1552,7 @@ static bool lim_candidate(const struct abi *ab, int opt, const struct abi *r3src
 	if (m1_lim && !dec_is(m1_lim, c))
 		return false;
 	/* x86_64's limit decides R3 as well. */
-	uint32_t r3;
+	uint32_t r3 = 0;
 	if (ab->arch == SCMPC_ARCH_X86_64 && r3src && (!r3_const(r3src, &r3) || r3 != c))
 		return false;
 	pl->lim = true;
