@@ -709,32 +709,36 @@ API int seccomp_rule_add_exact_array(scmp_filter_ctx ctx, uint32_t action, int s
 	return rule_add(ctx, true, action, syscall, arg_cnt, arg_array);
 }
 
+/* The variadic calls pass the comparisons by value, ARG_CNT of them. */
+static int rule_add_va(scmp_filter_ctx ctx, bool strict, uint32_t action, int syscall,
+		       unsigned int arg_cnt, va_list ap)
+{
+	struct scmp_arg_cmp args[6];
+	if (arg_cnt > 6)
+		return -EINVAL;
+	for (unsigned i = 0; i < arg_cnt; i++)
+		args[i] = va_arg(ap, struct scmp_arg_cmp);
+	return rule_add(ctx, strict, action, syscall, arg_cnt, args);
+}
+
 API int seccomp_rule_add(scmp_filter_ctx ctx, uint32_t action, int syscall,
 			 unsigned int arg_cnt, ...)
 {
-	struct scmp_arg_cmp args[6];
 	va_list ap;
-	if (arg_cnt > 6)
-		return -EINVAL;
 	va_start(ap, arg_cnt);
-	for (unsigned i = 0; i < arg_cnt; i++)
-		args[i] = va_arg(ap, struct scmp_arg_cmp);
+	int rc = rule_add_va(ctx, false, action, syscall, arg_cnt, ap);
 	va_end(ap);
-	return rule_add(ctx, false, action, syscall, arg_cnt, args);
+	return rc;
 }
 
 API int seccomp_rule_add_exact(scmp_filter_ctx ctx, uint32_t action, int syscall,
 			       unsigned int arg_cnt, ...)
 {
-	struct scmp_arg_cmp args[6];
 	va_list ap;
-	if (arg_cnt > 6)
-		return -EINVAL;
 	va_start(ap, arg_cnt);
-	for (unsigned i = 0; i < arg_cnt; i++)
-		args[i] = va_arg(ap, struct scmp_arg_cmp);
+	int rc = rule_add_va(ctx, true, action, syscall, arg_cnt, ap);
 	va_end(ap);
-	return rule_add(ctx, true, action, syscall, arg_cnt, args);
+	return rc;
 }
 
 /* scmpc lays calls out by the shape of the policy, not by hints: the
