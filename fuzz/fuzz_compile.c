@@ -509,8 +509,21 @@ static uint32_t ref_decide(const struct decoded *dc, const struct resolved_rules
 				a = by_audit[i];
 		audit_known = a != SCMPC_ARCH_NONE && has_arch(dc, a, &ai);
 	}
-	if (audit_known && nr == 0xffffffffU)
-		return scmpc_policy_default_action(p);
+	/* -1, a tracer's skipped call: decided by the rules of the first ABI
+	 * of this AUDIT_ARCH (in the policy's order) that names it, else the
+	 * default */
+	if (audit_known && nr == 0xffffffffU) {
+		bool named = false;
+		for (size_t k = 0; k < dc->narches && !named; k++)
+			for (size_t i = 0; i < p->nrules && !named; i++)
+				if (scmpc_arch_audit(dc->arches[k]) == audit && rr->ok[k][i] &&
+				    rr->nr[k][i] == 0xffffffffU) {
+					named = true;
+					a = dc->arches[k];
+				}
+		if (!named)
+			return scmpc_policy_default_action(p);
+	}
 	if (a == SCMPC_ARCH_NONE || !has_arch(dc, a, &ai))
 		return p->badarch_action;
 
@@ -571,7 +584,8 @@ static uint32_t ref_decide(const struct decoded *dc, const struct resolved_rules
 		return p->def_action;
 	uint32_t thr = p->unknown_thr == SCMPC_UNKNOWN_POLICY_MAX ? highest : arch_table_max(a);
 	bool arm_private = a == SCMPC_ARCH_ARM && nr >= 0x0f0000U && nr <= 0x0f07ffU;
-	if (nr > thr && !arm_private)
+	/* -1 is no unknown call, whatever its rules */
+	if (nr > thr && !arm_private && nr != 0xffffffffU)
 		return p->unknown_action;
 	return p->def_action;
 }

@@ -150,11 +150,20 @@ static uint32_t stub_node(struct dag *g, const struct limit *l, uint32_t inner)
 	return node;
 }
 
+/* nr == -1 under AUDIT: the rules of the first ABI that names it, or the
+ * default. */
+static uint32_t minus1_node(struct dag *g, const scmpc_policy *p, const struct arch_view *views,
+			    uint32_t audit)
+{
+	size_t lo, hi;
+	const struct arch_view *mv = minus1_view(p, views, audit, &lo, &hi);
+	return mv ? lower_naive_syscall(g, p, mv, lo, hi) : dag_ret(g, p->def_action);
+}
+
 int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *views,
 		    scmpc_diag *d)
 {
 	uint32_t chain = dag_ret(g, p->badarch_action);
-	uint32_t def = dag_ret(g, p->def_action);
 	uint32_t x86 = arch_info(SCMPC_ARCH_X86_64)->audit;
 
 	for (size_t i = p->narches; i-- > 0;) {
@@ -178,7 +187,7 @@ int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *view
 			uint32_t bad = dag_ret(g, p->badarch_action);
 			uint32_t part64 = v64 ? chain_node(g, p, v64, false) : bad;
 			uint32_t part32 = v32 ? chain_node(g, p, v32, true) : bad;
-			section = dag_jmp(g, BPF_JEQ, UINT32_MAX, def,
+			section = dag_jmp(g, BPF_JEQ, UINT32_MAX, minus1_node(g, p, views, x86),
 					  dag_jmp(g, BPF_JGE, X32_SYSCALL_BIT, part32, part64));
 			/* runc's stub, as it tests: bit 30 picks x32's limit. */
 			const struct limit *l64 = call_limit(p, x86, 0);
@@ -188,7 +197,8 @@ int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *view
 						  stub_node(g, l64, section));
 		} else {
 			section = stub_node(g, call_limit(p, v->info->audit, 0),
-					    dag_jmp(g, BPF_JEQ, UINT32_MAX, def,
+					    dag_jmp(g, BPF_JEQ, UINT32_MAX,
+						    minus1_node(g, p, views, v->info->audit),
 						    chain_node(g, p, v, false)));
 		}
 		chain = dag_jmp(g, BPF_JEQ, v->info->audit,

@@ -393,18 +393,24 @@ static void test_minus_one_rules(void **state)
 	r = (struct scmpc_rule){ .sz = sizeof(r), .nr = 0xffffffffU, .arch = SCMPC_ARCH_X86_64,
 				 .action = SCMPC_ACT_ALLOW, .conds = &c, .nconds = 1 };
 	assert_true(scmpc_policy_add_rule(p, &r, d) >= 0);
-	scmpc_prog *prog = compile(p, d, 0);
-	/* x86_64 comes first in the policy: its conditional rule decides. */
-	assert_int_equal(run(prog, SCMPC_ARCH_X86_64, 0xffffffff, 5, 0, NULL), SCMPC_ACT_ALLOW);
-	assert_int_equal(run(prog, SCMPC_ARCH_X86_64, 0xffffffff, 4, 0, NULL), SCMPC_ACT_ERRNO(1));
-	/* i386 has no rule on -1. */
-	assert_int_equal(run(prog, SCMPC_ARCH_I386, 0xffffffff, 5, 0, NULL), SCMPC_ACT_ERRNO(1));
+	/* the unoptimised lowering too */
+	for (unsigned naive = 0; naive < 2; naive++) {
+		scmpc_prog *prog = compile(p, d, naive ? SCMPC_COMPILE_NAIVE : 0);
+		/* x86_64 comes first in the policy: its conditional rule decides. */
+		assert_int_equal(run(prog, SCMPC_ARCH_X86_64, 0xffffffff, 5, 0, NULL),
+				 SCMPC_ACT_ALLOW);
+		assert_int_equal(run(prog, SCMPC_ARCH_X86_64, 0xffffffff, 4, 0, NULL),
+				 SCMPC_ACT_ERRNO(1));
+		/* i386 has no rule on -1. */
+		assert_int_equal(run(prog, SCMPC_ARCH_I386, 0xffffffff, 5, 0, NULL),
+				 SCMPC_ACT_ERRNO(1));
+		scmpc_prog_free(prog);
+	}
 	struct seccomp_data sd = { .nr = -1, .arch = scmpc_arch_audit(SCMPC_ARCH_X86_64) };
 	sd.args[0] = 5;
 	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_ALLOW);
 	sd.arch = scmpc_arch_audit(SCMPC_ARCH_I386);
 	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_ERRNO(1));
-	scmpc_prog_free(prog);
 	scmpc_policy_free(p);
 	scmpc_diag_free(d);
 }
