@@ -282,9 +282,6 @@ void policy_views_fini(const scmpc_policy *p, struct arch_view *views, size_t n)
  * malloc'ed; returns the count (at least 1) or a negative errno. */
 long probe_args(const scmpc_policy *p, const struct arch_view *v, uint32_t nr,
 		uint64_t (**out)[6]);
-/* Numbers worth probing on ABI V: the table, every named number and its
- * neighbours, the threshold and the ABI's special boundaries. */
-long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **out);
 
 int verify_with_views(const scmpc_policy *p, const struct arch_view *views,
 		      const struct sock_filter *insns, size_t len, scmpc_diag *d);

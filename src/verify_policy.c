@@ -169,7 +169,8 @@ static bool add32(uint32_t **v, size_t *n, size_t *cap, uint64_t x)
 /* The numbers where P's decision on V can change (its rules' numbers and
  * their neighbours, the unknown-syscall threshold, ARM's private range,
  * runc's stub bounds, x32's and -1's edges, the mips bases), and with FILL
- * the first 1024 numbers of the ABI as well. */
+ * the first 1024 numbers of the ABI as well; unsorted, with repeats (the
+ * caller sorts the union of several). */
 static long number_set(const scmpc_policy *p, const struct arch_view *v, bool fill,
 		       uint32_t **out)
 {
@@ -180,7 +181,6 @@ static long number_set(const scmpc_policy *p, const struct arch_view *v, bool fi
 	uint32_t *nums = NULL;
 	size_t n = 0, cap = 0;
 	bool ok = true;
-	(void)p;
 
 	/* Below an ABI's base (mips o32/n64/n32 number from 4000/5000/6000)
 	 * lie the other mips ABIs' numbers, which this one must not serve. */
@@ -218,18 +218,8 @@ static long number_set(const scmpc_policy *p, const struct arch_view *v, bool fi
 		free(nums);
 		return -ENOMEM;
 	}
-	qsort(nums, n, sizeof(*nums), cmp_uint32);
-	size_t u = 0;
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || nums[i] != nums[u - 1])
-			nums[u++] = nums[i];
 	*out = nums;
-	return (long)u;
-}
-
-long probe_numbers(const scmpc_policy *p, const struct arch_view *v, uint32_t **out)
-{
-	return number_set(p, v, true, out);
+	return (long)n;
 }
 
 /* ------------------------------------------------- the program by number */
@@ -551,13 +541,8 @@ static long audit_numbers(const scmpc_policy *p, const struct arch_view *views, 
 		free(nums);
 		return -ENOMEM;
 	}
-	qsort(nums, nn, sizeof(*nums), cmp_uint32);
-	size_t u = 0;
-	for (size_t i = 0; i < nn; i++)
-		if (i == 0 || nums[i] != nums[u - 1])
-			nums[u++] = nums[i];
 	*out = nums;
-	return (long)u;
+	return (long)sort_unique(nums, nn, sizeof(*nums), cmp_uint32);
 }
 
 /* Check every number of audit_numbers() once. */
