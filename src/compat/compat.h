@@ -67,5 +67,8 @@ const char *compat_syscall_name(enum scmpc_arch a, int nr, char *buf, size_t len
 
 /* seccomp_export_pfc() */
 int compat_write_pfc(const struct compat_ctx *c, int fd);
+/* Write N bytes of BUF to FD whatever the partial writes; 0 or -errno
+ * (-EIO when the fd takes nothing). */
+int compat_write_all(int fd, const void *buf, size_t n);
 
 #endif

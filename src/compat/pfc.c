@@ -510,15 +510,14 @@ out:
 
 /* ------------------------------------------------------------- output */
 
-static int write_all(int fd, const char *p, size_t n)
+int compat_write_all(int fd, const void *buf, size_t n)
 {
-	while (n) {
+	for (const char *p = buf; n;) {
 		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
 		p += w;
 		n -= (size_t)w;
 	}
@@ -535,7 +534,7 @@ int compat_write_pfc(const struct compat_ctx *c, int fd)
 	put_action(&t, 0, c->a.act_badarch);
 	put(&t, "#\n# pseudo filter code end\n#\n");
 
-	int rc = t.failed ? -ENOMEM : write_all(fd, t.buf, t.len);
+	int rc = t.failed ? -ENOMEM : compat_write_all(fd, t.buf, t.len);
 	free(t.buf);
 	return rc;
 }

@@ -899,17 +899,7 @@ API int seccomp_export_bpf(const scmp_filter_ctx ctx, int fd)
 	int rc = program_bytes(c, &buf, &left);
 	if (rc < 0)
 		return rc_filter(rc);
-	for (const char *at = buf; left;) {
-		ssize_t w = write(fd, at, left);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			rc = rc_sys(c, w < 0 ? -errno : -EIO);
-			break;
-		}
-		at += w;
-		left -= (size_t)w;
-	}
+	rc = rc_sys(c, compat_write_all(fd, buf, left));
 	free(buf);
 	return rc;
 }
