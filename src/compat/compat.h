@@ -57,6 +57,16 @@ struct compat_ctx {
 	struct compat_ctx *saved;	/* transaction snapshots, newest first */
 };
 
+/* Socket calls are pseudo numbers -101..-120 and SysV IPC calls -201..-224
+ * (the call number socketcall(2) and ipc(2) take, negated, plus 100 or
+ * 200) on every ABI that multiplexes them. */
+enum compat_family { FAM_NONE, FAM_SOCKET, FAM_IPC };
+/* NAME's pseudo number, 0 when the header gives it none. */
+int compat_pnr_of_name(const char *name);
+enum compat_family compat_family_of_pnr(int pnr);
+/* The multiplexer of family F on A (socketcall(2), ipc(2)), or -1. */
+int64_t compat_mux_nr(enum scmpc_arch a, enum compat_family f);
+
 /* The policy the context describes, under the LIBSECCOMP merge. */
 int compat_policy(const struct compat_ctx *c, scmpc_policy **out, scmpc_diag *d);
 /* libseccomp's name for ABI A ("x86" for i386, scmpc's otherwise). */

@@ -361,28 +361,15 @@ static void put_mux_note(struct text *t, unsigned lvl, enum scmpc_arch a, const 
 {
 	if (!name)
 		return;
-	int pnr = 0;
-	for (size_t i = 0; i < compat_npnr; i++)
-		if (!strcmp(compat_pnr[i].name, name)) {
-			pnr = compat_pnr[i].nr;
-			break;
-		}
-	const char *mux;
-	int call;
-	if (pnr <= -101 && pnr >= -120) {
-		mux = "socketcall";
-		call = -pnr - 100;
-	} else if (pnr <= -201 && pnr >= -224) {
-		mux = "ipc";
-		call = -pnr - 200;
-	} else {
-		return;
-	}
-	int64_t mnr = scmpc_syscall_resolve(a, mux);
+	int pnr = compat_pnr_of_name(name);
+	enum compat_family fam = compat_family_of_pnr(pnr);
+	int64_t mnr = compat_mux_nr(a, fam);
 	if (mnr < 0)
 		return;
 	indent(t, lvl);
-	put(t, "# scmpc: also reached through %s (%lld) with call %d in $a0\n", mux, (long long)mnr, call);
+	put(t, "# scmpc: also reached through %s (%lld) with call %d in $a0\n",
+	    fam == FAM_SOCKET ? "socketcall" : "ipc", (long long)mnr,
+	    -pnr - (fam == FAM_SOCKET ? 100 : 200));
 }
 
 static void put_group(struct text *t, unsigned lvl, const struct abi *abi,

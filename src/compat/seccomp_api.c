@@ -33,10 +33,6 @@
 #define ATTR_WAITKILL 10
 #define FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
 
-/* Socket calls are pseudo numbers -101..-120 and SysV IPC calls -201..-224
- * (the call number socketcall(2) and ipc(2) take, negated, plus 100 or
- * 200) on every ABI that multiplexes them. */
-enum family { FAM_NONE, FAM_SOCKET, FAM_IPC };
 
 static _Atomic unsigned api_level;	/* 0: not yet probed */
 static _Atomic int notify_fd = -1;
@@ -185,7 +181,7 @@ API uint32_t seccomp_arch_native(void)
 	return token_of(scmpc_arch_native());
 }
 
-static int pnr_of_name(const char *name)
+int compat_pnr_of_name(const char *name)
 {
 	for (size_t i = 0; i < compat_npnr; i++)
 		if (!strcmp(compat_pnr[i].name, name))
@@ -204,7 +200,7 @@ static const char *name_of_pnr(int nr)
 	return name;
 }
 
-static enum family family_of_pnr(int pnr)
+enum compat_family compat_family_of_pnr(int pnr)
 {
 	if (pnr <= -101 && pnr >= -120)
 		return FAM_SOCKET;
@@ -214,7 +210,7 @@ static enum family family_of_pnr(int pnr)
 }
 
 /* The multiplexer of family F on A (socketcall(2), ipc(2)), or -1. */
-static int64_t mux_nr(enum scmpc_arch a, enum family f)
+int64_t compat_mux_nr(enum scmpc_arch a, enum compat_family f)
 {
 	if (f == FAM_NONE)
 		return -1;
@@ -228,8 +224,8 @@ static int64_t mux_nr(enum scmpc_arch a, enum family f)
  * the ABI lacks; -1 (__NR_SCMP_ERROR) for a name nobody knows. */
 static int resolve_name(enum scmpc_arch a, const char *name)
 {
-	int pnr = pnr_of_name(name);
-	if (pnr && mux_nr(a, family_of_pnr(pnr)) >= 0)
+	int pnr = compat_pnr_of_name(name);
+	if (pnr && compat_mux_nr(a, compat_family_of_pnr(pnr)) >= 0)
 		return pnr;
 	int64_t n = scmpc_syscall_resolve(a, name);
 	if (n >= 0 && n <= INT32_MAX)
@@ -245,7 +241,7 @@ const char *compat_syscall_name(enum scmpc_arch a, int nr, char *buf, size_t len
 {
 	if (nr < 0) {
 		const char *name = name_of_pnr(nr);
-		if (!name || mux_nr(a, family_of_pnr(nr)) >= 0)
+		if (!name || compat_mux_nr(a, compat_family_of_pnr(nr)) >= 0)
 			return name;
 		return scmpc_syscall_resolve(a, name) < 0 ? name : NULL;
 	}
@@ -280,7 +276,7 @@ API int seccomp_syscall_resolve_name_rewrite(uint32_t token, const char *name)
 	if (!name || !a)
 		return __NR_SCMP_ERROR;
 	int nr = resolve_name(a, name);
-	int64_t mux = nr < -1 ? mux_nr(a, family_of_pnr(nr)) : -1;
+	int64_t mux = nr < -1 ? compat_mux_nr(a, compat_family_of_pnr(nr)) : -1;
 	return mux >= 0 ? (int)mux : nr;
 }
 
@@ -532,8 +528,8 @@ static int land(const struct compat_ctx *c, size_t fi, bool strict, const struct
 	if (rc < 0)
 		return rc;
 	const char *name = sys == -1 ? NULL : compat_syscall_name(a, sys, buf, sizeof(buf));
-	enum family fam = name ? family_of_pnr(pnr_of_name(name)) : FAM_NONE;
-	int64_t mux = mux_nr(a, fam);
+	enum compat_family fam = name ? compat_family_of_pnr(compat_pnr_of_name(name)) : FAM_NONE;
+	int64_t mux = compat_mux_nr(a, fam);
 	out->filter = fi;
 	out->r = *r;
 	if (mux >= 0) {
@@ -544,7 +540,7 @@ static int land(const struct compat_ctx *c, size_t fi, bool strict, const struct
 			out->r.nr = (uint32_t)direct;
 		} else {
 			unsigned k = 0;
-			int call = -pnr_of_name(name) % (fam == FAM_SOCKET ? 100 : 200);
+			int call = -compat_pnr_of_name(name) % (fam == FAM_SOCKET ? 100 : 200);
 			out->r.conds[k++] = (struct scmpc_cond){ .arg = 0, .op = SCMPC_OP_EQ,
 								 .value = (uint64_t)call };
 			for (unsigned j = 0; j < r->nconds; j++)
@@ -567,7 +563,7 @@ static int land(const struct compat_ctx *c, size_t fi, bool strict, const struct
 	 * PFC as libseccomp lists it). */
 	if (strict)
 		return -EDOM;
-	if (mux_nr(a, FAM_SOCKET) < 0 && mux_nr(a, FAM_IPC) < 0) {
+	if (compat_mux_nr(a, FAM_SOCKET) < 0 && compat_mux_nr(a, FAM_IPC) < 0) {
 		out->r.nr = (uint32_t)sys;
 		out->r.pseudo = true;
 		*nout = 1;
@@ -583,7 +579,7 @@ static void targets(enum scmpc_arch a, uint32_t nr, uint32_t t[2])
 	t[1] = nr;
 	if (nr == 0xffffffffU || !scmpc_syscall_name(a, nr, buf, sizeof(buf)))
 		return;
-	int64_t mux = mux_nr(a, family_of_pnr(pnr_of_name(buf)));
+	int64_t mux = compat_mux_nr(a, compat_family_of_pnr(compat_pnr_of_name(buf)));
 	if (mux >= 0)
 		t[1] = (uint32_t)mux;
 }
