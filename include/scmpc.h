@@ -214,12 +214,21 @@ SCMPC_API const char *scmpc_syscall_table_version(void);
 
 /* Actions are kernel SECCOMP_RET_* values: action in bits 31..16 and data
  * in bits 15..0. */
+/* What SCMPC_ACT_ERRNO() and SCMPC_ACT_TRACE() give for data that does not
+ * fit 16 bits (negative, or above 65535): a value every entry point refuses
+ * with a message naming the range.  Keeping the low 16 bits instead would
+ * turn ERRNO(65549) into a valid ERRNO(13) nobody asked for. */
+#define SCMPC_ACT_OUT_OF_RANGE	0xffffffffU
+/* (Evaluates D twice; stays a constant expression for case labels and
+ * static initialisers.) */
+#define SCMPC_ACT_DATA_(a, d)	\
+	((unsigned long long)(d) <= 0xffffU ? (a) | (uint32_t)(d) : SCMPC_ACT_OUT_OF_RANGE)
 #define SCMPC_ACT_KILL_PROCESS	0x80000000U
 #define SCMPC_ACT_KILL_THREAD	0x00000000U
 #define SCMPC_ACT_TRAP		0x00030000U
-#define SCMPC_ACT_ERRNO(e)	(0x00050000U | ((uint32_t)(e) & 0xffffU))
+#define SCMPC_ACT_ERRNO(e)	SCMPC_ACT_DATA_(0x00050000U, e)
 #define SCMPC_ACT_USER_NOTIF	0x7fc00000U
-#define SCMPC_ACT_TRACE(m)	(0x7ff00000U | ((uint32_t)(m) & 0xffffU))
+#define SCMPC_ACT_TRACE(m)	SCMPC_ACT_DATA_(0x7ff00000U, m)
 #define SCMPC_ACT_LOG		0x7ffc0000U
 #define SCMPC_ACT_ALLOW		0x7fff0000U
 

@@ -149,17 +149,17 @@ SCMPC_API int scmpc_arch_describe(enum scmpc_arch a, struct scmpc_arch_info *out
 	const struct arch_info *i = arch_info(a);
 	if (!i || !out || out->sz < offsetof(struct scmpc_arch_info, table_max) + sizeof(uint32_t))
 		return -EINVAL;
-	size_t sz = out->sz;
-	memset(out, 0, sz < sizeof(*out) ? sz : sizeof(*out));
-	out->sz = sz;
-	out->name = i->name;
-	out->audit = i->audit;
-	out->nr_base = i->nr_base;
-	out->big_endian = i->big_endian;
-	out->args32 = i->compat32;
-	out->cached = i->cached;
-	out->host = i->host;
-	out->table_max = arch_table_max(a);
+	struct scmpc_arch_info info = {
+		.name = i->name,
+		.audit = i->audit,
+		.nr_base = i->nr_base,
+		.big_endian = i->big_endian,
+		.args32 = i->compat32,
+		.cached = i->cached,
+		.host = i->host,
+		.table_max = arch_table_max(a),
+	};
+	OUT_FILL(out, info);
 	return 0;
 }
 

@@ -60,3 +60,19 @@ void u64set_sort_unique(struct u64set *s)
 {
 	s->n = sort_unique(s->v, s->n, sizeof(*s->v), cmp_uint64);
 }
+
+size_t lower_bound_u32(const void *base, size_t n, size_t size, size_t key_off, uint32_t key)
+{
+	const unsigned char *b = base;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t k;
+		memcpy(&k, b + mid * size + key_off, sizeof(k));
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

@@ -127,6 +127,14 @@ void diag_warn_once(scmpc_diag *d, const char *fmt, ...)
 	add_warning(d, buf);
 }
 
+void out_fill(void *out, size_t out_sz, const void *local, size_t local_sz)
+{
+	size_t n = out_sz < local_sz ? out_sz : local_sz;
+	memcpy(out, local, n);
+	memset((unsigned char *)out + n, 0, out_sz - n);
+	memcpy(out, &out_sz, sizeof(out_sz));
+}
+
 int opts_check(const void *opts, size_t sz, size_t need, size_t known, const char *type,
 	       scmpc_diag *d)
 {

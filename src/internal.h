@@ -9,8 +9,6 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Read an options struct the caller may have built against an older header:
- * copy what its sz covers over zeroed defaults. */
 /* The options-struct contract, as libbpf keeps it: SZ must cover the
  * fields this call needs (through NEED, the last of them), and bytes past
  * the struct this version knows must be zero, since they are fields of a
@@ -24,6 +22,8 @@ int opts_check(const void *opts, size_t sz, size_t need, size_t known, const cha
 			    #type, (d))                                              \
 	       : 0)
 
+/* Read an options struct the caller may have built against an older header:
+ * copy what its sz covers over zeroed defaults. */
 #define OPTS_COPY(dst, src)                                                        \
 	do {                                                                       \
 		memset(&(dst), 0, sizeof(dst));                                    \
@@ -32,6 +32,13 @@ int opts_check(const void *opts, size_t sz, size_t need, size_t known, const cha
 			memcpy(&(dst), (src), n_);                                 \
 		}                                                                  \
 	} while (0)
+
+/* Hand back an output struct the caller sized with its own header: OUT_SZ
+ * bytes at OUT get what both versions know from LOCAL (a full struct of
+ * this version's, LOCAL_SZ bytes), zeros in fields only a newer header has,
+ * and OUT_SZ in the leading sz.  OUT_SZ must cover sz itself. */
+void out_fill(void *out, size_t out_sz, const void *local, size_t local_sz);
+#define OUT_FILL(out, local) out_fill((out), (out)->sz, &(local), sizeof(local))
 
 /* ---- array.c */
 /* Make room for element N of *ARRP (a T ** with *CAP elements allocated),
@@ -50,6 +57,9 @@ struct u64set {
 };
 bool u64set_add(struct u64set *s, uint64_t x);
 void u64set_sort_unique(struct u64set *s);
+/* The first of the N elements of SIZE bytes at BASE (sorted by the uint32_t
+ * at KEY_OFF in each) whose key is not below KEY; N when none. */
+size_t lower_bound_u32(const void *base, size_t n, size_t size, size_t key_off, uint32_t key);
 
 /* ---- diag.c */
 /* Record an error and return ERR (a negative errno) so callers can write

@@ -626,11 +626,8 @@ SCMPC_API int scmpc_load(const struct sock_filter *insns, size_t len,
 	memset(&out, 0, sizeof(out));
 	out.listener_fd = -1;
 	int r = do_load(insns, len, &opts, &out, d);
-	if (res && res->sz >= sizeof(res->sz)) {
-		size_t sz = res->sz;
-		out.sz = sz;
-		memcpy(res, &out, sz < sizeof(out) ? sz : sizeof(out));
-	}
+	if (res && res->sz >= sizeof(res->sz))
+		OUT_FILL(res, out);
 	return r;
 }
 

@@ -269,10 +269,12 @@ static int check_action(scmpc_diag *d, uint32_t act, const char *where)
 {
 	if (scmpc_action_valid(act))
 		return 0;
+	if (act == SCMPC_ACT_OUT_OF_RANGE)
+		return diag_err(d, -ERANGE, where, "action data out of range: SCMPC_ACT_ERRNO() "
+				"takes 0-4095, SCMPC_ACT_TRACE() 0-65535");
 	if ((act & 0xffff0000U) == SCMPC_ACT_ERRNO(0))
 		return diag_err(d, -ERANGE, where, "errno %u is out of range 0-4095 (the kernel "
-				"caps errno at 4095; SCMPC_ACT_ERRNO() keeps the low 16 bits of "
-				"its argument)", act & 0xffffU);
+				"caps errno at 4095)", act & 0xffffU);
 	return diag_err(d, -EINVAL, where, "invalid action 0x%08x", act);
 }
 
@@ -443,18 +445,16 @@ SCMPC_API int scmpc_policy_rule(const scmpc_policy *p, size_t i, struct scmpc_ru
 	if (!p || !out || out->sz < OPTS_END(scmpc_rule_info, origin) || i >= p->nrules)
 		return -EINVAL;
 	const struct rule *r = &p->rules[i];
-	size_t sz = out->sz;
-	/* A caller built against a newer header gets zeros past what this
-	 * version knows. */
-	memset(out, 0, sz);
-	out->sz = sz;
-	out->syscall = r->name;
-	out->nr = r->nr;
-	out->arch = r->arch;
-	out->action = r->action;
-	out->conds = r->conds;
-	out->nconds = r->nconds;
-	out->origin = r->origin;
+	struct scmpc_rule_info info = {
+		.syscall = r->name,
+		.nr = r->nr,
+		.arch = r->arch,
+		.action = r->action,
+		.conds = r->conds,
+		.nconds = r->nconds,
+		.origin = r->origin,
+	};
+	OUT_FILL(out, info);
 	return 0;
 }
 
@@ -729,14 +729,8 @@ const struct arch_view *minus1_view(const scmpc_policy *p, const struct arch_vie
 
 const struct lsc_tree *view_tree(const struct arch_view *v, uint32_t nr)
 {
-	size_t lo = 0, hi = v->ntrees;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v->trees[mid].nr < nr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = lower_bound_u32(v->trees, v->ntrees, sizeof(*v->trees),
+				    offsetof(struct view_tree, nr), nr);
 	return lo < v->ntrees && v->trees[lo].nr == nr ? v->trees[lo].t : NULL;
 }
 
@@ -840,14 +834,7 @@ void arch_view_fini(struct arch_view *v)
 
 void arch_view_find(const struct arch_view *v, uint32_t nr, size_t *lo, size_t *hi)
 {
-	size_t l = 0, h = v->nrs;
-	while (l < h) {
-		size_t m = l + (h - l) / 2;
-		if (v->rs[m].nr < nr)
-			l = m + 1;
-		else
-			h = m;
-	}
+	size_t l = lower_bound_u32(v->rs, v->nrs, sizeof(*v->rs), offsetof(struct resolved, nr), nr);
 	*lo = l;
 	while (l < v->nrs && v->rs[l].nr == nr)
 		l++;

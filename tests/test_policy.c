@@ -43,7 +43,19 @@ static void test_rejects_bad_rules(void **state)
 
 	assert_int_equal(add(p, "read", SCMPC_ACT_ERRNO(5000), NULL, 0, d), -ERANGE);
 	assert_string_equal(scmpc_diag_message(d), "errno 5000 is out of range 0-4095 (the kernel caps "
-			    "errno at 4095; SCMPC_ACT_ERRNO() keeps the low 16 bits of its argument)");
+			    "errno at 4095)");
+	/* Beyond 16 bits the macros must not wrap onto a valid value:
+	 * 65549 = 0x1000d would be ERRNO(13), 70000 TRACE(4464). */
+	assert_int_equal(SCMPC_ACT_ERRNO(65549), SCMPC_ACT_OUT_OF_RANGE);
+	assert_int_equal(SCMPC_ACT_ERRNO(-1), SCMPC_ACT_OUT_OF_RANGE);
+	assert_int_equal(SCMPC_ACT_TRACE(70000), SCMPC_ACT_OUT_OF_RANGE);
+	assert_int_equal(SCMPC_ACT_TRACE(65535), 0x7ff0ffffU);
+	assert_false(scmpc_action_valid(SCMPC_ACT_OUT_OF_RANGE));
+	assert_int_equal(add(p, "read", SCMPC_ACT_ERRNO(65549), NULL, 0, d), -ERANGE);
+	assert_string_equal(scmpc_diag_message(d), "action data out of range: SCMPC_ACT_ERRNO() "
+			    "takes 0-4095, SCMPC_ACT_TRACE() 0-65535");
+	assert_int_equal(add(p, "read", SCMPC_ACT_TRACE(70000), NULL, 0, d), -ERANGE);
+	assert_null(scmpc_policy_new(SCMPC_ACT_ERRNO(70000)));
 
 	assert_int_equal(add(p, "read", 0x00040000, NULL, 0, d), -EINVAL);
 	assert_int_equal(add(p, "read", SCMPC_ACT_ALLOW | 1, NULL, 0, d), -EINVAL);
@@ -564,6 +576,57 @@ static void test_rule_read_back(void **state)
 	scmpc_policy_free(p);
 }
 
+/* scmpc_arch_describe(): facts checked against the kernel's headers
+ * (AUDIT_ARCH_* in linux/audit.h, __X32_SYSCALL_BIT) and the output-struct
+ * contract. */
+static void test_arch_describe(void **state)
+{
+	(void)state;
+	struct scmpc_arch_info ai = { .sz = sizeof(ai) };
+	assert_int_equal(scmpc_arch_describe(SCMPC_ARCH_X86_64, &ai), 0);
+	assert_string_equal(ai.name, "x86_64");
+	assert_int_equal(ai.audit, 0xc000003eU);
+	assert_int_equal(ai.nr_base, 0);
+	assert_false(ai.big_endian);
+	assert_false(ai.args32);
+	assert_true(ai.cached);
+	assert_int_equal(ai.host, SCMPC_ARCH_X86_64);
+	assert_true(ai.table_max >= 461);	/* lsm_list_modules, Linux 6.8 */
+
+	assert_int_equal(scmpc_arch_describe(SCMPC_ARCH_X32, &ai), 0);
+	assert_int_equal(ai.audit, 0xc000003eU);
+	assert_int_equal(ai.nr_base, 0x40000000U);
+	assert_false(ai.cached);
+	assert_int_equal(ai.host, SCMPC_ARCH_X86_64);
+
+	assert_int_equal(scmpc_arch_describe(SCMPC_ARCH_I386, &ai), 0);
+	assert_int_equal(ai.audit, 0x40000003U);
+	assert_true(ai.args32);
+	assert_int_equal(ai.host, SCMPC_ARCH_X86_64);
+
+	assert_int_equal(scmpc_arch_describe(SCMPC_ARCH_S390X, &ai), 0);
+	assert_int_equal(ai.audit, 0x80000016U);
+	assert_true(ai.big_endian);
+
+	/* a newer caller's larger struct gets zeros past this version's */
+	struct {
+		struct scmpc_arch_info ai;
+		uint64_t newer;
+	} big;
+	memset(&big, 0xff, sizeof(big));
+	big.ai.sz = sizeof(big);
+	assert_int_equal(scmpc_arch_describe(SCMPC_ARCH_AARCH64, &big.ai), 0);
+	assert_int_equal(big.newer, 0);
+	assert_int_equal(big.ai.sz, sizeof(big));
+	assert_int_equal(big.ai.audit, 0xc00000b7U);
+
+	ai.sz = offsetof(struct scmpc_arch_info, table_max);
+	assert_int_equal(scmpc_arch_describe(SCMPC_ARCH_X86_64, &ai), -EINVAL);
+	ai.sz = sizeof(ai);
+	assert_int_equal(scmpc_arch_describe(SCMPC_ARCH_NONE, &ai), -EINVAL);
+	assert_int_equal(scmpc_arch_describe(SCMPC_ARCH_X86_64, NULL), -EINVAL);
+}
+
 static void test_conds_witness(void **state)
 {
 	(void)state;
@@ -604,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_struct_contract),
 		cmocka_unit_test(test_rule_read_back),
 		cmocka_unit_test(test_conds_witness),
+		cmocka_unit_test(test_arch_describe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
