@@ -65,8 +65,9 @@ int main(void)
 	       scmpc_arch_name(arch), scmpc_prog_len(prog), scmpc_prog_ebpf_len(prog),
 	       scmpc_prog_compile_ns(prog) / 1e6);
 
-	struct scmpc_arch_stats st;
-	if (scmpc_stats(p, scmpc_prog_insns(prog), scmpc_prog_len(prog), NULL, &st, 1, d) < 0) {
+	struct scmpc_argsys_stats calls[16];
+	SCMPC_OPTS(scmpc_arch_stats, st, .argsys = calls, .argsys_cap = 16);
+	if (scmpc_stats(p, scmpc_prog_insns(prog), scmpc_prog_len(prog), 0, NULL, &st, d) < 0) {
 		ret = fail("stats", d);
 		goto out;
 	}
@@ -74,7 +75,7 @@ int main(void)
 	       st.worst_path, st.mean_path);
 	printf("kernel action cache: %u of %u unconditionally allowed calls\n",
 	       st.cacheable, st.allow_unconditional);
-	for (unsigned i = 0; i < st.nargsys && i < SCMPC_STATS_MAX_ARGSYS; i++) {
+	for (unsigned i = 0; i < st.nargsys && i < st.argsys_cap; i++) {
 		char name[64];
 		if (!scmpc_syscall_name(arch, st.argsys[i].nr, name, sizeof(name)))
 			snprintf(name, sizeof(name), "%u", (unsigned)st.argsys[i].nr);

@@ -416,6 +416,81 @@ SCMPC_API int scmpc_policy_rule(const scmpc_policy *p, size_t i, struct scmpc_ru
  * for NULL ARGS, NULL CONDS with N > 0, or an argument index above 5. */
 SCMPC_API int scmpc_conds_witness(const struct scmpc_cond *conds, size_t n, uint64_t args[6]);
 
+/* -------------------------------------------------------------- workload */
+
+/*
+ * How often a process makes each system call, for profile-guided layout
+ * (scmpc_compile_opts.hot).  Calls are named, and a name is resolved on
+ * each ABI at compile time; an entry may be limited to one ABI.
+ *
+ * Only calls that pay for the filter weigh: with the kernel's action cache
+ * (Linux 5.11), a call the program allows without reading its arguments is
+ * served from the cache and never runs the filter, so the layout counts
+ * argument-checked calls and calls with any other action (denied, ERRNO,
+ * ...), and every call of an ABI the kernel never caches (x32, mips n32).
+ * Among the trees whose worst path is at most SCMPC_HOT_SLACK instructions
+ * above the least possible, in the measure the layout without a workload
+ * minimises (a call's compares, plus half the instructions of its argument
+ * checks), the number dispatch is the one with the least mean path over
+ * those calls, weighted by their counts: the layout without a workload is
+ * one of them, and no call the workload leaves out can be made arbitrarily
+ * slow.  A workload none of whose calls pay leaves the program unchanged.
+ */
+typedef struct scmpc_workload scmpc_workload;
+
+#define SCMPC_HOT_SLACK 2
+
+enum scmpc_workload_format {
+	SCMPC_WORKLOAD_AUTO = 0,	/* STRACE when a line starts "% time", PERF when
+					   one starts "syscall" and names "calls", else
+					   LIST */
+	SCMPC_WORKLOAD_LIST,		/* items separated by newlines or commas: NAME,
+					   NAME COUNT, COUNT NAME (uniq -c), NAME=COUNT or
+					   NAME:COUNT, or several NAMEs; a name alone
+					   counts once; '#' starts a comment */
+	SCMPC_WORKLOAD_STRACE,		/* strace -c (-f) summary tables: the "calls"
+					   column by the last column's name; a table
+					   after "System call usage summary for 32 bit
+					   mode" (x32 mode) counts for the compat ABI of
+					   scmpc_workload_opts.arch (x32) */
+	SCMPC_WORKLOAD_PERF,		/* perf trace -s (--summary): the per-thread
+					   tables' "calls" column, summed */
+};
+
+struct scmpc_workload_opts {
+	size_t sz;			/* sizeof(struct scmpc_workload_opts) */
+	enum scmpc_workload_format format;
+	/* The ABI the trace's own calls are of; SCMPC_ARCH_NONE (the default):
+	 * the first ABI of each AUDIT_ARCH the compiled policy has (x86_64
+	 * rather than x32). */
+	enum scmpc_arch arch;
+};
+
+SCMPC_API scmpc_workload *scmpc_workload_new(void);
+SCMPC_API void scmpc_workload_free(scmpc_workload *w);
+/* Add COUNT calls of NAME on ARCH (SCMPC_ARCH_NONE: as the opts' arch
+ * above); counts of one (name, ABI) add up, saturating.  -EINVAL for a
+ * name no ABI of the table has, or a NULL W or NAME; -ENOMEM. */
+SCMPC_API int scmpc_workload_add(scmpc_workload *w, const char *name, enum scmpc_arch arch,
+				 uint64_t count, scmpc_diag *d);
+/* Parse the LEN bytes at TEXT and add their calls.  Errors name the line
+ * ("line 7").  A name no ABI has (strace's "syscall_0x1c3", a newer call)
+ * is skipped with a warning.  Returns the number of calls added or a
+ * negative errno (-EINVAL: nothing in the text has the format's shape, or a
+ * row does not parse; then nothing is added). */
+SCMPC_API int64_t scmpc_workload_parse(scmpc_workload *w, const char *text, size_t len,
+				       const struct scmpc_workload_opts *o, scmpc_diag *d);
+/* Distinct (name, ABI) entries, in the order first added. */
+SCMPC_API size_t scmpc_workload_size(const scmpc_workload *w);
+/* Entry I: its name (valid as long as W), ABI and count; -EINVAL when I is
+ * out of range.  NAME, ARCH and COUNT may be NULL. */
+SCMPC_API int scmpc_workload_get(const scmpc_workload *w, size_t i, const char **name,
+				 enum scmpc_arch *arch, uint64_t *count);
+/* The count of NAME on ARCH (SCMPC_ARCH_NONE: entries without an ABI), 0
+ * when absent. */
+SCMPC_API uint64_t scmpc_workload_calls(const scmpc_workload *w, const char *name,
+					enum scmpc_arch arch);
+
 /* --------------------------------------------------------------- compile */
 
 #define SCMPC_COMPILE_NO_VERIFY	0x1U	/* skip the semantic check (tests only) */
@@ -424,6 +499,11 @@ SCMPC_API int scmpc_conds_witness(const struct scmpc_cond *conds, size_t n, uint
 struct scmpc_compile_opts {
 	size_t sz;		/* sizeof(struct scmpc_compile_opts) */
 	unsigned flags;		/* SCMPC_COMPILE_* */
+	/* Profile-guided layout (scmpc_workload above): the syscall-number
+	 * dispatch of each ABI is laid out for the least expected path over
+	 * the workload's calls that pay for the filter, its worst path at most
+	 * SCMPC_HOT_SLACK above the least possible.  NULL: no workload. */
+	const struct scmpc_workload *hot;
 };
 
 typedef struct scmpc_prog scmpc_prog;
@@ -472,9 +552,14 @@ SCMPC_API int scmpc_emulate_trace(const struct sock_filter *insns, size_t len,
 				  const struct seccomp_data *data, uint32_t *ret, size_t *path,
 				  size_t n, size_t *npath);
 
+/* The kernel's own KERNEL_VERSION() encoding (linux/version.h), sublevels
+ * above 255 saturating as the kernel's do. */
+#define SCMPC_KERNEL_VERSION(a, b, c) \
+	(((unsigned)(a) << 16) + ((unsigned)(b) << 8) + ((c) > 255 ? 255U : (unsigned)(c)))
+
 struct scmpc_cache_opts {
 	size_t sz;
-	unsigned kernel_version;	/* KERNEL_VERSION(a,b,c); 0 = 6.18 */
+	unsigned kernel_version;	/* SCMPC_KERNEL_VERSION(a,b,c); 0 = 6.18 */
 	uint32_t nr_count;		/* bitmap size; 0 = 470 (Linux 6.18) */
 };
 
@@ -605,21 +690,29 @@ SCMPC_API int scmpc_format_insn(const struct sock_filter *insns, size_t len, siz
 
 /* ------------------------------------------------------------------ stats */
 
-#define SCMPC_STATS_MAX_ARGSYS 64
+/* One call whose decision depends on its arguments. */
+struct scmpc_argsys_stats {
+	uint32_t nr;
+	unsigned worst_path;		/* over the argument probe values */
+	unsigned best_path;
+};
 
+/* Filled by scmpc_stats(); the caller sets sz, and argsys/argsys_cap to
+ * have the argument-checked calls listed. */
 struct scmpc_arch_stats {
+	size_t sz;			/* sizeof(struct scmpc_arch_stats) */
 	enum scmpc_arch arch;
 	uint32_t nr_probed;		/* numbers 0..probe_limit-1 */
 	unsigned worst_path;		/* over argument-free decisions */
 	double mean_path;
 	unsigned cacheable;		/* const-allow numbers in the bitmap */
-	unsigned allow_unconditional;	/* numbers the policy allows with no condition */
-	unsigned nargsys;
-	struct {
-		uint32_t nr;
-		unsigned worst_path;	/* over the argument probe values */
-		unsigned best_path;
-	} argsys[SCMPC_STATS_MAX_ARGSYS];
+	unsigned allow_unconditional;	/* numbers the policy allows whatever the
+					   arguments (its decision, not rule shape) */
+	unsigned nargsys;		/* argument-checked calls among the probed
+					   numbers, all of them counted */
+	struct scmpc_argsys_stats *argsys;	/* in: the first argsys_cap of them,
+						   by number (NULL: counted only) */
+	size_t argsys_cap;
 };
 
 struct scmpc_stats_opts {
@@ -628,10 +721,11 @@ struct scmpc_stats_opts {
 	struct scmpc_cache_opts cache;
 };
 
-/* Path and cache figures of INSNS for each ABI of P (out[i] for arch i of
- * the policy; N is the array size).  Returns the number of ABIs filled. */
+/* Path and cache figures of INSNS for ABI number I of P (0 ..
+ * scmpc_policy_arch_count() - 1).  -EINVAL for a NULL or malformed
+ * argument or an I out of range. */
 SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns, size_t len,
-			  const struct scmpc_stats_opts *o, struct scmpc_arch_stats *out, size_t n,
+			  size_t i, const struct scmpc_stats_opts *o, struct scmpc_arch_stats *out,
 			  scmpc_diag *d);
 
 /* ------------------------------------------------------------- JSON input */
@@ -820,6 +914,17 @@ SCMPC_API int scmpc_load_prog(const scmpc_prog *prog, const scmpc_policy *p,
 			      const struct scmpc_load_opts *o, struct scmpc_load_result *res,
 			      scmpc_diag *d);
 
+/* The SECCOMP_FILTER_FLAG_* bit NAME spells, with or without that prefix,
+ * in any case, '-' for '_'; 0 when it names none.  *OCI (if not NULL) says
+ * whether an OCI profile's "flags" may carry it (TSYNC, LOG, SPEC_ALLOW,
+ * WAIT_KILLABLE_RECV: the ones runc passes on). */
+SCMPC_API unsigned scmpc_filter_flag(const char *name, bool *oci);
+/* The name of flag BIT without the prefix ("TSYNC"), or NULL. */
+SCMPC_API const char *scmpc_filter_flag_name(unsigned bit);
+/* SCMPC_KERNEL_VERSION(major, minor, 0) of the running kernel, 0 when
+ * uname() does not say. */
+SCMPC_API unsigned scmpc_kernel_running(void);
+
 /* What the running kernel supports: 1 yes, 0 no, negative errno when it
  * cannot be asked.  FLAGS is a SECCOMP_FILTER_FLAG_* combination (invalid
  * combinations answer 0); ACT an action with or without data. */
@@ -992,6 +1097,66 @@ SCMPC_API int scmpc_lift(const struct sock_filter *insns, size_t len,
 SCMPC_API int scmpc_merge_stack(const struct sock_filter *const *progs, const size_t *lens,
 				size_t n, const struct scmpc_lift_opts *o, scmpc_policy **out,
 				scmpc_diag *d);
+
+/* ----------------------------------------------------------------- split */
+
+/*
+ * A policy too large for one program (the kernel's 4096 instructions) as a
+ * stack of programs that decides every call exactly as the policy does.
+ * The policy's rules are put into groups that no call can tell apart: the
+ * rules that name one syscall number on some ABI (by name or by number),
+ * with the socket and IPC calls that reach one multiplexer, the rules on
+ * nr == -1, and all USER_NOTIF rules.  Program I decides the calls of its
+ * groups as the policy does and ALLOWs every call another program's group
+ * names; every other call (a number no rule names, a bad ABI, runc's limit)
+ * it decides as the policy does, as every program does.  The kernel runs
+ * every filter and keeps the most restrictive answer; ALLOW is the least,
+ * so the one program whose group names a call decides it, an ALLOW of the
+ * policy's included, and elsewhere the programs agree to the bit.
+ *
+ * Programs are filled in order, each with as many of the remaining groups
+ * as fit in max_insns (a program never takes fewer groups than fit, so no
+ * two neighbours would fit as one).  Each is compiled and proven against
+ * its own policy by scmpc_compile()'s semantic check; then the whole stack
+ * is run (as seccomp_run_filters() does) against the policy's decision on
+ * every ABI at the numbers its rules name, around the boundaries of the
+ * number space and with the verifier's argument probes for each call with
+ * rules, and on one ABI the policy lacks.  A policy that fits gives one
+ * program.
+ *
+ * *OUT gets a malloc'ed array (free with scmpc_prog_array_free()), oldest
+ * first (install it in that order; any order decides alike); returns how
+ * many.  -E2BIG when one group alone does not fit (D names one of its
+ * rules) or more than max_progs would be needed; -ENOTSUP when USER_NOTIF
+ * is the default, unknown, bad-arch or a limit's action and the policy
+ * needs more than one program (every program would return it, and a chain
+ * has only one listener).  A warning says when the programs together
+ * exceed the chain budget (SCMPC_CHAIN_BUDGET).
+ */
+struct scmpc_split_opts {
+	size_t sz;			/* sizeof(struct scmpc_split_opts) */
+	unsigned flags;			/* SCMPC_COMPILE_* for every program */
+	unsigned max_insns;		/* per program; 0 = 4096 */
+	size_t max_progs;		/* 0 = no limit but the groups' number */
+};
+
+SCMPC_API int scmpc_compile_split(const scmpc_policy *p, const struct scmpc_split_opts *o,
+				  scmpc_prog ***out, scmpc_diag *d);
+
+/* Install PROGS[0..N) in that order (scmpc_load_prog() for each, with P's
+ * flags, P may be NULL), as one: the whole set is checked first (the
+ * kernel's rules, the flags and actions, and the chain budget for all of
+ * them together), so that a refusal installs nothing.  With
+ * SECCOMP_FILTER_FLAG_NEW_LISTENER in the flags, only the one program that
+ * returns USER_NOTIF gets the listener (-EINVAL when several do); its fd is
+ * returned.  Should the kernel still refuse program K after K-1 were
+ * installed, the error says so: the process then holds part of the stack,
+ * which allows what the missing programs deny, and must not go on to run
+ * what the set was meant to confine.  RES describes the last program
+ * loaded. */
+SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scmpc_policy *p,
+			     const struct scmpc_load_opts *o, struct scmpc_load_result *res,
+			     scmpc_diag *d);
 
 #ifdef __cplusplus
 }

@@ -14,11 +14,7 @@
 #include <string.h>
 #include "internal.h"
 
-#ifndef KERNEL_VERSION
-#define KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
-#endif
-
-#define DEFAULT_KERNEL KERNEL_VERSION(6, 18, 0)
+#define DEFAULT_KERNEL SCMPC_KERNEL_VERSION(6, 18, 0)
 #define DEFAULT_NR_COUNT 470	/* x86_64 and arm64 tables of Linux 6.18 */
 
 SCMPC_API int scmpc_cache_const_allow(const struct sock_filter *insns, size_t len,
@@ -88,9 +84,9 @@ static bool uprobe_exception(enum scmpc_arch a, unsigned kv, uint32_t nr)
 		return false;
 	const struct arch_info *ai = arch_info(a);
 	if (nr == arch_resolve(ai, "uretprobe"))
-		return kv >= KERNEL_VERSION(6, 14, 0);
+		return kv >= SCMPC_KERNEL_VERSION(6, 14, 0);
 	if (nr == arch_resolve(ai, "uprobe"))
-		return kv >= KERNEL_VERSION(6, 18, 0);
+		return kv >= SCMPC_KERNEL_VERSION(6, 18, 0);
 	return false;
 }
 
@@ -125,7 +121,7 @@ SCMPC_API int scmpc_cache_bitmap(const struct sock_filter *const *progs, const s
 
 	memset(bits, 0, ((size_t)nr_count + 7) / 8);
 	/* Before 5.11 there is no cache: every call runs every filter. */
-	if (kv < KERNEL_VERSION(5, 11, 0))
+	if (kv < SCMPC_KERNEL_VERSION(5, 11, 0))
 		return 0;
 
 	for (uint32_t nr = 0; nr < nr_count; nr++) {

@@ -89,42 +89,44 @@ int diag_err_insn(scmpc_diag *d, int err, long insn, const char *fmt, ...)
 	return err;
 }
 
-static void add_warning(scmpc_diag *d, const char *msg)
+/* ONCE: not when the same text is already listed (a fact found once per
+ * ABI or per rule copy is worth one line). */
+__attribute__((format(printf, 3, 0)))
+static void add_warning(scmpc_diag *d, bool once, const char *fmt, va_list ap)
 {
+	char buf[512];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	for (size_t i = 0; once && i < d->nwarnings; i++)
+		if (!strcmp(d->warnings[i], buf))
+			return;
 	if (!array_reserve(&d->warnings, &d->cap, d->nwarnings, sizeof(*d->warnings), 8))
 		return;	/* a warning lost to ENOMEM is not worth failing for */
-	char *s = strdup(msg);
+	char *s = strdup(buf);
 	if (s)
 		d->warnings[d->nwarnings++] = s;
 }
 
 void diag_warn(scmpc_diag *d, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 
 	if (!d)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	add_warning(d, false, fmt, ap);
 	va_end(ap);
-	add_warning(d, buf);
 }
 
 void diag_warn_once(scmpc_diag *d, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 
 	if (!d)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	add_warning(d, true, fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < d->nwarnings; i++)
-		if (!strcmp(d->warnings[i], buf))
-			return;
-	add_warning(d, buf);
 }
 
 void out_fill(void *out, size_t out_sz, const void *local, size_t local_sz)

@@ -40,6 +40,27 @@ int opts_check(const void *opts, size_t sz, size_t need, size_t known, const cha
 void out_fill(void *out, size_t out_sz, const void *local, size_t local_sz);
 #define OUT_FILL(out, local) out_fill((out), (out)->sz, &(local), sizeof(local))
 
+/* SECCOMP_FILTER_FLAG_* (linux/seccomp.h), for headers older than the
+ * flags: their values are kernel ABI. */
+#include <linux/seccomp.h>
+#ifndef SECCOMP_FILTER_FLAG_TSYNC
+#define SECCOMP_FILTER_FLAG_TSYNC (1UL << 0)
+#endif
+#ifndef SECCOMP_FILTER_FLAG_LOG
+#define SECCOMP_FILTER_FLAG_LOG (1UL << 1)
+#endif
+#ifndef SECCOMP_FILTER_FLAG_SPEC_ALLOW
+#define SECCOMP_FILTER_FLAG_SPEC_ALLOW (1UL << 2)
+#endif
+#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
+#endif
+#ifndef SECCOMP_FILTER_FLAG_TSYNC_ESRCH
+#define SECCOMP_FILTER_FLAG_TSYNC_ESRCH (1UL << 4)
+#endif
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
 /* ---- array.c */
 /* Make room for element N of *ARRP (a T ** with *CAP elements allocated),
  * doubling from FIRST.  Returns false on ENOMEM; *ARRP is then unchanged. */
@@ -60,6 +81,19 @@ void u64set_sort_unique(struct u64set *s);
 /* The first of the N elements of SIZE bytes at BASE (sorted by the uint32_t
  * at KEY_OFF in each) whose key is not below KEY; N when none. */
 size_t lower_bound_u32(const void *base, size_t n, size_t size, size_t key_off, uint32_t key);
+
+/* ---- workload.c: a workload as the dispatch sees it */
+struct hot_call {
+	uint32_t nr;
+	uint64_t count;
+	bool cached;		/* its ABI's constant allows are served by the kernel's cache */
+};
+/* The calls of W that reach P's section for AUDIT: entries of P's ABIs
+ * with that AUDIT_ARCH, those without an ABI counting as PRIMARY's; by
+ * number, repeats summed.  *OUT is malloc'ed (NULL when none); returns
+ * how many or -ENOMEM. */
+long hot_calls(const scmpc_workload *w, const scmpc_policy *p, uint32_t audit,
+	       enum scmpc_arch primary, struct hot_call **out);
 
 /* ---- diag.c */
 /* Record an error and return ERR (a negative errno) so callers can write
@@ -167,6 +201,10 @@ struct scmpc_policy {
 };
 
 bool policy_has_arch(const scmpc_policy *p, enum scmpc_arch a);
+/* A policy with every setting of P (actions, ABIs, limits, flags, merge,
+ * listener) and none of its rules; NULL without memory.  Whoever adds a
+ * field above adds it there. */
+scmpc_policy *policy_new_like(const scmpc_policy *p);
 
 /* A rule resolved for one ABI. Sorted by nr, then by rule index. */
 struct resolved {
@@ -227,6 +265,8 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 void arch_view_fini(struct arch_view *v);
 /* Index range [*lo, *hi) of the resolved rules for NR. */
 void arch_view_find(const struct arch_view *v, uint32_t nr, size_t *lo, size_t *hi);
+/* Whether any of NR's rules on V has conditions. */
+bool arch_view_has_conds(const scmpc_policy *p, const struct arch_view *v, uint32_t nr);
 /* The action when no rule for NR decides: default, or unknown above the
  * threshold. */
 uint32_t arch_view_fallback(const scmpc_policy *p, const struct arch_view *v, uint32_t nr);
@@ -295,6 +335,14 @@ long probe_args(const scmpc_policy *p, const struct arch_view *v, uint32_t nr,
 
 int verify_with_views(const scmpc_policy *p, const struct arch_view *views,
 		      const struct sock_filter *insns, size_t len, scmpc_diag *d);
+
+/* verify_args.c: prove call NR of view V (under AUDIT) over every argument
+ * vector: 1 when proven, 0 when the walk gave up (the caller probes),
+ * -ENOMEM, or -EPROTO with *WITNESS an input in a class where program and
+ * policy part. */
+int verify_args_symbolic(const scmpc_policy *p, const struct arch_view *v,
+			 const struct sock_filter *insns, size_t len, uint32_t audit, uint32_t nr,
+			 struct seccomp_data *witness);
 
 /* ---- emulate.c / verify.c / cache.c */
 /* eBPF length the kernel's converter produces for INSNS. */

@@ -9,7 +9,7 @@
 
 SCMPC_API const char *scmpc_version(void)
 {
-	return "0.1.0";
+	return SCMPC_VERSION_STRING;
 }
 
 SCMPC_API bool scmpc_action_valid(uint32_t act)
@@ -125,6 +125,23 @@ SCMPC_API scmpc_policy *scmpc_policy_new(uint32_t default_action)
 	p->def_action = default_action;
 	p->badarch_action = SCMPC_ACT_KILL_PROCESS;
 	return p;
+}
+
+scmpc_policy *policy_new_like(const scmpc_policy *p)
+{
+	scmpc_policy *q = scmpc_policy_new(p->def_action);
+	if (!q)
+		return NULL;
+	*q = *p;
+	q->rules = NULL;
+	q->nrules = q->cap = 0;
+	q->listener_path = p->listener_path ? strdup(p->listener_path) : NULL;
+	q->listener_meta = p->listener_meta ? strdup(p->listener_meta) : NULL;
+	if ((p->listener_path && !q->listener_path) || (p->listener_meta && !q->listener_meta)) {
+		scmpc_policy_free(q);
+		return NULL;
+	}
+	return q;
 }
 
 SCMPC_API void scmpc_policy_free(scmpc_policy *p)
@@ -839,6 +856,16 @@ void arch_view_find(const struct arch_view *v, uint32_t nr, size_t *lo, size_t *
 	while (l < v->nrs && v->rs[l].nr == nr)
 		l++;
 	*hi = l;
+}
+
+bool arch_view_has_conds(const scmpc_policy *p, const struct arch_view *v, uint32_t nr)
+{
+	size_t lo, hi;
+	arch_view_find(v, nr, &lo, &hi);
+	for (size_t i = lo; i < hi; i++)
+		if (view_rule(p, v, i)->nconds)
+			return true;
+	return false;
 }
 
 uint32_t arch_view_fallback(const scmpc_policy *p, const struct arch_view *v, uint32_t nr)

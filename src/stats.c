@@ -22,7 +22,6 @@ static int arch_stats(const scmpc_policy *p, const struct arch_view *views, size
 	uint32_t count = 0;
 	uint32_t span = limit > nr_count ? limit : nr_count;
 
-	memset(st, 0, sizeof(*st));
 	st->arch = v->arch;
 	st->nr_probed = limit;
 	for (uint32_t i = 0; i < span; i++) {
@@ -61,10 +60,10 @@ static int arch_stats(const scmpc_policy *p, const struct arch_view *views, size
 		call_index_fini(&ix);
 		free(vec);
 		if (depends) {
-			if (i < limit && st->nargsys < SCMPC_STATS_MAX_ARGSYS) {
-				st->argsys[st->nargsys].nr = nr;
-				st->argsys[st->nargsys].worst_path = worst;
-				st->argsys[st->nargsys].best_path = best;
+			if (i < limit) {
+				if (st->nargsys < st->argsys_cap)
+					st->argsys[st->nargsys] = (struct scmpc_argsys_stats){
+						nr, worst, best };
 				st->nargsys++;
 			}
 			continue;
@@ -92,14 +91,23 @@ static int arch_stats(const scmpc_policy *p, const struct arch_view *views, size
 }
 
 SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns, size_t len,
-			  const struct scmpc_stats_opts *o, struct scmpc_arch_stats *out, size_t n,
+			  size_t i, const struct scmpc_stats_opts *o, struct scmpc_arch_stats *out,
 			  scmpc_diag *d)
 {
 	struct scmpc_stats_opts opts;
+	struct scmpc_arch_stats st;
 	struct arch_view views[SCMPC_ARCH_COUNT];
 	int err;
 
-	if (OPTS_VALID(o, scmpc_stats_opts, sz, d))
+	if (!p || !insns || !out)
+		return diag_err(d, -EINVAL, NULL, "scmpc_stats: no %s given",
+				!p ? "policy" : !insns ? "program" : "output struct");
+	if (i >= p->narches)
+		return diag_err(d, -EINVAL, NULL, "scmpc_stats: the policy has %zu ABIs, no ABI %zu",
+				p->narches, i);
+	if (OPTS_VALID(o, scmpc_stats_opts, sz, d) ||
+	    opts_check(out, out->sz, OPTS_END(scmpc_arch_stats, argsys_cap), sizeof(st),
+		       "scmpc_arch_stats", d))
 		return -EINVAL;
 	OPTS_COPY(opts, o);
 	/* The embedded cache options: sz 0 leaves them unset; a struct embedded
@@ -109,6 +117,9 @@ SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns
 	     opts.cache.sz > sizeof(opts.cache)))
 		return diag_err(d, -EINVAL, NULL, "struct scmpc_stats_opts: cache.sz is %zu, not "
 				"sizeof(struct scmpc_cache_opts)", opts.cache.sz);
+	if (out->argsys_cap && !out->argsys)
+		return diag_err(d, -EINVAL, NULL, "struct scmpc_arch_stats: argsys_cap is %zu but "
+				"argsys is NULL", out->argsys_cap);
 	uint32_t limit = opts.probe_limit ? opts.probe_limit : DEFAULT_PROBE;
 	uint32_t nr_count = DEFAULT_NR_COUNT;
 	if (o && o->sz >= offsetof(struct scmpc_stats_opts, cache) + sizeof(opts.cache) &&
@@ -117,10 +128,13 @@ SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns
 		nr_count = opts.cache.nr_count;
 	if ((err = policy_views_init(p, views, d)) < 0)
 		return err;
-	size_t filled = 0;
-	for (size_t i = 0; i < p->narches && i < n; i++, filled++)
-		if ((err = arch_stats(p, views, i, insns, len, limit, nr_count, &out[i], d)) < 0)
-			break;
+	memset(&st, 0, sizeof(st));
+	st.argsys = out->argsys;
+	st.argsys_cap = out->argsys_cap;
+	err = arch_stats(p, views, i, insns, len, limit, nr_count, &st, d);
 	policy_views_fini(p, views, p->narches);
-	return err < 0 ? err : (int)filled;
+	if (err < 0)
+		return err;
+	OUT_FILL(out, st);
+	return 0;
 }

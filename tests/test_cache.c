@@ -425,9 +425,99 @@ static void test_unverified_programs(void **state)
 	assert_int_equal(stop, 2);
 }
 
+/* scmpc_stats counts calls by their decision, not by the shape of their
+ * rules: read (a0 != 1 or a0 != 2), close (a1 >= 0) and getpid (no
+ * condition) are allowed whatever the arguments; write (a0 == 1 and
+ * a0 == 2) is never allowed, socket (a0 == 1) only sometimes.  So 3 calls
+ * of x86_64 are argument-independent allows, all 3 cached by the compiled
+ * program, and socket alone is argument-checked. */
+static void test_stats_by_decision(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1));
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, d), 0);
+	struct scmpc_cond ne1 = { .arg = 0, .op = SCMPC_OP_NE, .value = 1 };
+	struct scmpc_cond ne2 = { .arg = 0, .op = SCMPC_OP_NE, .value = 2 };
+	struct scmpc_cond ge0 = { .arg = 1, .op = SCMPC_OP_GE, .value = 0 };
+	struct scmpc_cond both[2] = { { .arg = 0, .op = SCMPC_OP_EQ, .value = 1 },
+				      { .arg = 0, .op = SCMPC_OP_EQ, .value = 2 } };
+	struct scmpc_cond eq1 = { .arg = 0, .op = SCMPC_OP_EQ, .value = 1 };
+	struct {
+		const char *name;
+		const struct scmpc_cond *c;
+		size_t n;
+	} rules[] = { { "read", &ne1, 1 }, { "read", &ne2, 1 }, { "close", &ge0, 1 },
+		      { "write", both, 2 }, { "socket", &eq1, 1 }, { "getpid", NULL, 0 } };
+	for (size_t i = 0; i < N(rules); i++) {
+		struct scmpc_rule r = { .sz = sizeof(r), .syscall = rules[i].name, .action = ALLOW,
+					.conds = rules[i].c, .nconds = rules[i].n };
+		assert_true(scmpc_policy_add_rule(p, &r, d) >= 0);
+	}
+	scmpc_prog *prog = NULL;
+	assert_int_equal(scmpc_compile(p, NULL, &prog, d), 0);
+	struct scmpc_stats_opts o = { .sz = sizeof(o) };
+	struct scmpc_argsys_stats as[1];
+	struct scmpc_arch_stats st = { .sz = sizeof(st), .argsys = as, .argsys_cap = 1 };
+	assert_int_equal(scmpc_stats(p, scmpc_prog_insns(prog), scmpc_prog_len(prog), 0, &o, &st, d), 0);
+	assert_int_equal(st.allow_unconditional, 3);
+	assert_int_equal(st.cacheable, 3);
+	assert_int_equal(st.nargsys, 1);
+	assert_int_equal(st.argsys[0].nr, 41);	/* socket */
+	/* Against a program that checks read's argument as its rules say it,
+	 * read is still an argument-independent allow, now one the kernel
+	 * does not cache: the count says so. */
+	static const struct sock_filter shaped[] = {
+		LD(4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, X86, 0, 7),
+		LD(0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2),	/* read */
+		LD(16),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0, 4, 4),	/* always true */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 3, 3, 0),	/* close */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 39, 2, 0),	/* getpid */
+		RET(SCMPC_ACT_ERRNO(1)),
+		RET(SCMPC_ACT_KILL_PROCESS),
+		RET(ALLOW),
+	};
+	assert_int_equal(scmpc_stats(p, shaped, N(shaped), 0, &o, &st, d), 0);
+	assert_int_equal(st.allow_unconditional, 3);
+	assert_int_equal(st.cacheable, 2);
+
+	/* The output struct's contract: counted without a list, refused
+	 * when malformed, zeros for a newer caller's fields. */
+	st = (struct scmpc_arch_stats){ .sz = sizeof(st) };
+	assert_int_equal(scmpc_stats(p, shaped, N(shaped), 0, &o, &st, d), 0);
+	assert_int_equal(st.nargsys, 1);
+	assert_null(st.argsys);
+	st.argsys_cap = 4;
+	assert_int_equal(scmpc_stats(p, shaped, N(shaped), 0, &o, &st, d), -EINVAL);
+	st = (struct scmpc_arch_stats){ .sz = offsetof(struct scmpc_arch_stats, argsys) };
+	assert_int_equal(scmpc_stats(p, shaped, N(shaped), 0, &o, &st, d), -EINVAL);
+	st = (struct scmpc_arch_stats){ .sz = sizeof(st) };
+	assert_int_equal(scmpc_stats(p, shaped, N(shaped), 1, &o, &st, d), -EINVAL);
+	assert_int_equal(scmpc_stats(NULL, shaped, N(shaped), 0, &o, &st, d), -EINVAL);
+	struct {
+		struct scmpc_arch_stats st;
+		uint64_t newer;
+	} big;
+	memset(&big, 0, sizeof(big));
+	big.st.sz = sizeof(big);
+	big.newer = 1;	/* a field this version does not know, set: refused */
+	assert_int_equal(scmpc_stats(p, shaped, N(shaped), 0, &o, &big.st, d), -EINVAL);
+	big.newer = 0;
+	assert_int_equal(scmpc_stats(p, shaped, N(shaped), 0, &o, &big.st, d), 0);
+	assert_int_equal(big.st.cacheable, 2);
+	assert_int_equal(big.st.sz, sizeof(big));
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stats_by_decision),
 		cmocka_unit_test(test_const_allow_dispatch),
 		cmocka_unit_test(test_bitmap_dispatch),
 		cmocka_unit_test(test_uprobe_exception_by_version),

@@ -627,6 +627,36 @@ static void test_arch_describe(void **state)
 	assert_int_equal(scmpc_arch_describe(SCMPC_ARCH_X86_64, NULL), -EINVAL);
 }
 
+/* The SECCOMP_FILTER_FLAG_* names and bits (linux/seccomp.h). */
+static void test_filter_flags(void **state)
+{
+	(void)state;
+	bool oci = false;
+	assert_int_equal(scmpc_filter_flag("tsync", &oci), 0x1);
+	assert_true(oci);
+	assert_int_equal(scmpc_filter_flag("SECCOMP_FILTER_FLAG_SPEC_ALLOW", NULL), 0x4);
+	assert_int_equal(scmpc_filter_flag("seccomp_filter_flag_log", NULL), 0x2);
+	assert_int_equal(scmpc_filter_flag("new-listener", &oci), 0x8);
+	assert_false(oci);
+	assert_int_equal(scmpc_filter_flag("TSYNC_ESRCH", &oci), 0x10);
+	assert_false(oci);
+	assert_int_equal(scmpc_filter_flag("wait_killable_recv", &oci), 0x20);
+	assert_true(oci);
+	assert_int_equal(scmpc_filter_flag("TSYNCX", NULL), 0);
+	assert_int_equal(scmpc_filter_flag("TSYN", NULL), 0);
+	assert_int_equal(scmpc_filter_flag("SECCOMP_FILTER_FLAG_", NULL), 0);
+	assert_int_equal(scmpc_filter_flag("", NULL), 0);
+	assert_int_equal(scmpc_filter_flag(NULL, NULL), 0);
+	assert_string_equal(scmpc_filter_flag_name(0x2), "LOG");
+	assert_string_equal(scmpc_filter_flag_name(0x20), "WAIT_KILLABLE_RECV");
+	assert_null(scmpc_filter_flag_name(0x40));
+	assert_null(scmpc_filter_flag_name(0x3));
+	assert_int_equal(SCMPC_KERNEL_VERSION(5, 11, 0), 0x050b00);
+	assert_int_equal(SCMPC_KERNEL_VERSION(4, 19, 300), 0x0413ff);
+	/* This machine runs a 6.x kernel; anything with seccomp is >= 3.5. */
+	assert_true(scmpc_kernel_running() >= SCMPC_KERNEL_VERSION(3, 5, 0));
+}
+
 static void test_conds_witness(void **state)
 {
 	(void)state;
@@ -668,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_rule_read_back),
 		cmocka_unit_test(test_conds_witness),
 		cmocka_unit_test(test_arch_describe),
+		cmocka_unit_test(test_filter_flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,13 +12,20 @@
 
 const char *usage_cmd;
 
+/* "scmp-compile: MESSAGE", the newline left to the caller. */
+__attribute__((format(printf, 1, 0)))
+static void vmessage(const char *fmt, va_list ap)
+{
+	fputs(PROG_NAME ": ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
 void errorf(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(PROG_NAME ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -27,9 +34,8 @@ int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(PROG_NAME ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
 	if (usage_cmd)
 		fprintf(stderr, "\nTry '" PROG_NAME " %s --help' for more information.\n",
@@ -195,7 +201,7 @@ int cache_bits(const struct cli *c, const struct sock_filter *insns, size_t len,
 	co.sz = sizeof(co);
 	co.nr_count = CACHE_NR;
 	if (c->seen & F_KERNEL)
-		co.kernel_version = (c->kernel_major << 16) | (c->kernel_minor << 8);
+		co.kernel_version = SCMPC_KERNEL_VERSION(c->kernel_major, c->kernel_minor, 0);
 	memset(bits, 0, (CACHE_NR + 7) / 8);
 	return scmpc_cache_bitmap(progs, lens, 1, a, &co, bits);
 }

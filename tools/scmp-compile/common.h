@@ -50,6 +50,9 @@ enum {
 	F_KEEP_NNP = 1 << 12,
 	F_RUNTIME = 1 << 13,
 	F_BAD_ARCH = 1 << 14,
+	F_SPLIT = 1 << 22,
+	F_PID = 1 << 15,
+	F_HOT = 1 << 20,
 	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
 		   F_BAD_ARCH,
 };
@@ -67,7 +70,7 @@ struct command {
 };
 
 extern const struct command compile_command, explain_command, inspect_command, diff_command,
-	exec_command, dump_command;
+	exec_command, dump_command, optimize_command, merge_command;
 
 #define EXIT_HELP "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
 
@@ -89,9 +92,12 @@ struct cli {
 	const char *c_name;
 	unsigned seccomp_flags;		/* exec --flags */
 	bool keep_nnp;
+	bool split;			/* compile, exec: a set of programs */
 	char **pos;
 	int npos;
 	char **cmd_argv;		/* exec: the command, NULL-terminated */
+	unsigned pid;			/* --pid: a live process's stack */
+	const char *hot;		/* compile --hot: the workload file */
 };
 
 /* ---- common.c: messages, numbers, ABIs, the cache */
@@ -177,6 +183,21 @@ int filter_run(const struct filter *f, enum scmpc_arch a, uint32_t nr, const uin
 int filter_arg_use(const struct filter *f, enum scmpc_arch a, uint32_t nr,
 		   struct scmpc_arg_use *out);
 
+/* A policy split into programs (compile --split), or the files it wrote. */
+struct filter_set {
+	const char *name;		/* for messages */
+	scmpc_policy *policy;		/* NULL for .bpf files */
+	scmpc_prog **progs;		/* installation order */
+	size_t n;
+};
+void filter_set_free(struct filter_set *s);
+int compile_policy_split(const char *name, const scmpc_policy *p, bool quiet, scmpc_prog ***out,
+			 size_t *n);
+/* PATH: a policy, compiled with --split; PREFIX or PREFIX-1.bpf: the
+ * files PREFIX-1.bpf, PREFIX-2.bpf, ... up to the first missing one. */
+int load_filter_set(const struct cli *c, const char *path, enum scmpc_arch target,
+		    struct filter_set *s);
+
 /* ---- files.c: reading inputs, writing outputs */
 
 /* Whole file or standard input ("-"), NUL-terminated; 0 or -1 after
@@ -190,6 +211,42 @@ int write_output(const char *path, const void *buf, size_t len);
 int create_new(int dfd, const char *path, const char *name, const void *buf, size_t len);
 /* A signal removes the file being written. */
 void install_signal_cleanup(void);
+
+/* ---- optimize.c: what optimize and merge share */
+
+/* The output format -f or -o's suffix asks for, into *OUT; EXIT_OK or the
+ * status of a usage error (printed). */
+int output_format(const struct cli *c, int *out);
+/* Render PROG (compiled from P) in FORMAT and write it where -o says; 0 or
+ * -1 after printing why not. */
+int write_program(const struct cli *c, const char *name, const scmpc_policy *p,
+		  const scmpc_prog *prog, int format);
+/* Why a lift or merge of PROGS (named NAMES) failed, with the instruction
+ * that stops it shown as `compile -f text` lists it. */
+void report_lift_error(const char *const *names, const struct sock_filter *const *progs,
+		       const size_t *lens, size_t n, const scmpc_diag *d, int rc);
+/* Lift options from -a (the one ABI to keep, stored in *KEEP) and
+ * --bad-arch. */
+void lift_opts_init(const struct cli *c, struct scmpc_lift_opts *lo, enum scmpc_arch *keep);
+
+/* ---- merge.c: stacks of filters */
+
+/* The stack PROGS[0..N) (oldest first) merged into one program: *POLICY
+ * gets the lifted decision, *OUT its compiled program; NAMES name the
+ * filters in messages.  0 or -1 after printing why not. */
+int merge_programs(const char *const *names, scmpc_prog *const *progs, size_t n,
+		   scmpc_policy **policy, scmpc_prog **out);
+/* The stack's figures beside the merged program's, per ABI of P (the
+ * merged decision), each filter's own first when PER_FILTER.  0, or a
+ * negative errno after printing why. */
+int stack_figures(FILE *out, const struct cli *c, scmpc_prog *const *progs, size_t n,
+		  const scmpc_policy *p, const scmpc_prog *merged, bool per_filter);
+
+/* ---- dump.c */
+
+/* The filters process PID holds, oldest first (*OUT, for
+ * scmpc_prog_array_free()): their count, or -1 after printing why not. */
+int read_stack(unsigned pid, scmpc_prog ***out);
 
 /* ---- options.c */
 

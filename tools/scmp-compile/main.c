@@ -15,11 +15,13 @@ static void print_help(FILE *f)
 "                    [--caps LIST] [--kernel X.Y] [--strict] [--no-enosys] [--restrictive]\n"
 "                    [--runtime RT] [--bad-arch ACT] [--name NAME] [-q]\n"
 "       " PROG_NAME " explain POLICY SYSCALL [ARG...] [-a ABI] [POLICY OPTIONS]\n"
-"       " PROG_NAME " inspect FILE.bpf [-a ABI] [-f text] [--kernel X.Y]\n"
+"       " PROG_NAME " inspect FILE.bpf|--pid PID [-a ABI] [-f text] [--kernel X.Y]\n"
 "       " PROG_NAME " diff A B [-a ABI] [POLICY OPTIONS]\n"
 "       " PROG_NAME " exec [--flags LIST] [--keep-nnp] [-a ABI] [POLICY OPTIONS]\n"
 "                    POLICY|FILE.bpf [--] CMD [ARG...]\n"
 "       " PROG_NAME " dump PID [-o DIR]\n"
+"       " PROG_NAME " optimize FILE.bpf [-o FILE] [-f bpf|c|text] [-a ABI] [--bad-arch ACT]\n"
+"       " PROG_NAME " merge FILE...|--pid PID [-o FILE] [-f bpf|c|text] [POLICY OPTIONS]\n"
 "       " PROG_NAME " COMMAND --help\n"
 "       " PROG_NAME " --help | --version\n"
 "\n"
@@ -41,6 +43,10 @@ static void print_help(FILE *f)
 "  dump      write each filter of process PID (oldest first) to DIR/PID-N.bpf\n"
 "            and say what each costs and lets the kernel cache; needs\n"
 "            CAP_SYS_ADMIN and a caller not under seccomp\n"
+"  optimize  lift a .bpf filter to the decision it makes, compile that again\n"
+"            (proven to decide alike) and compare the two programs' figures\n"
+"  merge     one program deciding every call as a stack of filters does (.bpf\n"
+"            files or policies, oldest first, or the filters of process PID)\n"
 "\n"
 "Options:\n"
 "  -o, --output FILE   write to FILE (replaced atomically; '-' = stdout);\n"
@@ -73,6 +79,8 @@ static void print_help(FILE *f)
 "                      tsync, log, spec_allow, tsync_esrch (comma-separated)\n"
 "      --keep-nnp      exec: do not set no_new_privs, so that set-user-ID\n"
 "                      programs keep their privileges (needs CAP_SYS_ADMIN)\n"
+"      --pid PID       inspect, merge: the filters process PID holds (needs\n"
+"                      CAP_SYS_ADMIN and a caller not under seccomp)\n"
 "  -h, --help          print this help; after COMMAND, that command's usage\n"
 "                      and options only\n"
 "  -V, --version       print the version\n"
@@ -88,10 +96,10 @@ static void print_help(FILE *f)
 
 static const struct command *const commands[] = {
 	&compile_command, &explain_command, &inspect_command, &diff_command, &exec_command,
-	&dump_command,
+	&dump_command, &optimize_command, &merge_command,
 };
 
-#define COMMANDS "compile, explain, inspect, diff, exec or dump"
+#define COMMANDS "compile, explain, inspect, diff, exec, dump, optimize or merge"
 
 int main(int argc, char **argv)
 {

@@ -2,6 +2,7 @@
 /* scmp-compile: the command line's options, and each command's --help. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,9 @@ enum {
 	OPT_NAME,
 	OPT_FLAGS,
 	OPT_KEEP_NNP,
+	OPT_PID,
+	OPT_HOT,
+	OPT_SPLIT,
 };
 
 static const struct option long_opts[] = {
@@ -40,6 +44,9 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "flags", required_argument, NULL, OPT_FLAGS },
 	{ "keep-nnp", no_argument, NULL, OPT_KEEP_NNP },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "hot", required_argument, NULL, OPT_HOT },
+	{ "split", no_argument, NULL, OPT_SPLIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -225,24 +232,10 @@ static int parse_format(const char *s)
  * them, or without the prefix, in any case, '-' for '_'. */
 static int parse_seccomp_flags(const char *s, unsigned *out)
 {
-	static const struct {
-		const char *name;
-		unsigned bit;
-	} names[] = {
-		{ "TSYNC", SECCOMP_FILTER_FLAG_TSYNC },
-		{ "LOG", SECCOMP_FILTER_FLAG_LOG },
-		{ "SPEC_ALLOW", SECCOMP_FILTER_FLAG_SPEC_ALLOW },
-		{ "TSYNC_ESRCH", SECCOMP_FILTER_FLAG_TSYNC_ESRCH },
-		{ "NEW_LISTENER", SECCOMP_FILTER_FLAG_NEW_LISTENER },
-		{ "WAIT_KILLABLE_RECV", SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV },
-	};
-	static const char prefix[] = "SECCOMP_FILTER_FLAG_";
-
 	while (*s) {
 		size_t len = strcspn(s, ",");
 		const char *next = s + len + (s[len] == ',');
 		char name[64];
-		size_t j, k = 0;
 
 		while (len && (*s == ' ' || *s == '\t'))
 			s++, len--;
@@ -254,27 +247,18 @@ static int parse_seccomp_flags(const char *s, unsigned *out)
 		}
 		if (len >= sizeof(name))
 			return usage_error("unknown seccomp flag '%.*s'", (int)len, s);
-		for (size_t i = 0; i < len; i++) {
-			char ch = s[i] == '-' ? '_' : s[i];
-
-			name[k++] = ch >= 'a' && ch <= 'z' ? (char)(ch - 'a' + 'A') : ch;
-		}
-		name[k] = '\0';
-		const char *bare = strncmp(name, prefix, sizeof(prefix) - 1) ? name
-									     : name + sizeof(prefix) - 1;
-		for (j = 0; j < ARRAY_SIZE(names); j++)
-			if (!strcmp(bare, names[j].name))
-				break;
-		if (j == ARRAY_SIZE(names))
+		memcpy(name, s, len);
+		name[len] = '\0';
+		unsigned bit = scmpc_filter_flag(name, NULL);
+		if (!bit)
 			return usage_error("unknown seccomp flag '%.*s' (tsync, log, spec_allow or "
 					   "tsync_esrch)", (int)len, s);
 		/* The listener fd would be closed by the exec it is meant to
 		 * survive, leaving notifying calls to fail with ENOSYS. */
-		if (names[j].bit & (SECCOMP_FILTER_FLAG_NEW_LISTENER |
-				    SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV))
+		if (bit & (SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV))
 			return usage_error("%s needs a supervisor to answer notifications, and exec "
-					   "has none", names[j].name);
-		*out |= names[j].bit;
+					   "has none", scmpc_filter_flag_name(bit));
+		*out |= bit;
 		s = next;
 	}
 	return EXIT_OK;
@@ -294,6 +278,12 @@ static const struct {
 	  "  -o, --output FILE   write to FILE (replaced atomically; '-' = stdout)\n" },
 	{ F_FORMAT, "inspect",
 	  "  -f, --format text   disassemble the whole program first\n" },
+	{ F_PID, "inspect",
+	  "      --pid PID       the stack of filters process PID holds, instead of a\n"
+	  "                      FILE (needs CAP_SYS_ADMIN)\n" },
+	{ F_PID, NULL,
+	  "      --pid PID       the filters process PID holds, instead of FILEs\n"
+	  "                      (needs CAP_SYS_ADMIN)\n" },
 	{ F_FORMAT, NULL,
 	  "  -f, --format FMT    bpf (raw sock_filter array), c (C array) or text\n"
 	  "                      (disassembly); default text, or bpf when FILE ends in\n"
@@ -305,6 +295,13 @@ static const struct {
 	{ F_ARCH, "explain",
 	  "  -a, --arch ABI      the ABI of the call: x86_64, i386, s390x, ... (every\n"
 	  "                      libseccomp ABI); default: this machine's\n" },
+	{ F_ARCH, "optimize",
+	  "  -a, --arch ABI      keep this ABI only (the others get the bad-arch\n"
+	  "                      action); needed for a program that never tests\n"
+	  "                      seccomp_data.arch\n" },
+	{ F_ARCH, "merge",
+	  "  -a, --arch ABI      the target of POLICY inputs: x86_64, i386, s390x, ...\n"
+	  "                      (every libseccomp ABI); default: this machine's\n" },
 	{ F_ARCH, "exec",
 	  "  -a, --arch ABI      this machine's ABI, the only one exec can load\n" },
 	{ F_ARCH, NULL,
@@ -314,6 +311,10 @@ static const struct {
 	{ F_STATS, NULL,
 	  "  -s, --stats         print size, path length and cache figures (to stderr,\n"
 	  "                      or stdout when the filter goes to a file)\n" },
+	{ F_HOT, NULL,
+	  "      --hot FILE      lay the dispatch out for a workload: system call names\n"
+	  "                      (NAME [COUNT] per line or comma-separated), or the\n"
+	  "                      output of strace -f -c or perf trace -s\n" },
 	{ F_NAME, NULL,
 	  "      --name NAME     array name for --format c (default scmpc_filter)\n" },
 	{ F_FLAGS, NULL,
@@ -332,6 +333,12 @@ static const struct {
 	{ F_KERNEL, "compile",
 	  "      --kernel X.Y    kernel version for Docker minKernel and for the cache\n"
 	  "                      figures of --stats (default: running)\n" },
+	{ F_KERNEL, "optimize",
+	  "      --kernel X.Y    the kernel whose action cache to predict (default:\n"
+	  "                      running)\n" },
+	{ F_KERNEL, "merge",
+	  "      --kernel X.Y    kernel version for Docker minKernel of POLICY inputs\n"
+	  "                      and for the cache figures (default: running)\n" },
 	{ F_KERNEL, "explain",
 	  "      --kernel X.Y    kernel version for Docker minKernel and for whether\n"
 	  "                      the kernel caches the call (default: running)\n" },
@@ -348,9 +355,20 @@ static const struct {
 	  "      --runtime RT    whose filter to reproduce: runc (default; 1.2 and\n"
 	  "                      later), runc-1.1 (1.1.5, Debian 12's), crun or\n"
 	  "                      libseccomp (its rules alone, no ENOSYS stub)\n" },
+	{ F_BAD_ARCH, "optimize",
+	  "      --bad-arch ACT  action for calls of the ABIs not kept (default: what\n"
+	  "                      the program returns for an unknown AUDIT_ARCH)\n" },
 	{ F_BAD_ARCH, NULL,
 	  "      --bad-arch ACT  action for ABIs the filter does not serve (default\n"
 	  "                      the runtime's: KILL_THREAD)\n" },
+	{ F_SPLIT, "compile",
+	  "      --split         a policy too big for one program as the fewest that\n"
+	  "                      stack to decide as it: -o PREFIX writes PREFIX-1.bpf,\n"
+	  "                      PREFIX-2.bpf, ... (install them in that order)\n" },
+	{ F_SPLIT, "exec",
+	  "      --split         install a set: POLICY compiled as compile --split does,\n"
+	  "                      or PREFIX (or PREFIX-1.bpf) for PREFIX-1.bpf, ... as\n"
+	  "                      compile --split wrote them\n" },
 	{ F_QUIET, NULL,
 	  "  -q, --quiet         do not print warnings\n" },
 };
@@ -401,6 +419,9 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_RUNTIME, F_RUNTIME, "--runtime" }, { OPT_BAD_ARCH, F_BAD_ARCH, "--bad-arch" },
 		{ OPT_NAME, F_NAME, "--name" }, { 'q', F_QUIET, "--quiet" },
 		{ OPT_FLAGS, F_FLAGS, "--flags" }, { OPT_KEEP_NNP, F_KEEP_NNP, "--keep-nnp" },
+		{ OPT_PID, F_PID, "--pid" },
+		{ OPT_HOT, F_HOT, "--hot" },
+		{ OPT_SPLIT, F_SPLIT, "--split" },
 	};
 	int opt;
 
@@ -517,6 +538,19 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		case OPT_KEEP_NNP:
 			c->keep_nnp = true;
 			break;
+		case OPT_SPLIT:
+			c->split = true;
+			break;
+		case OPT_HOT:
+			c->hot = optarg;
+			break;
+		case OPT_PID: {
+			const char *end;
+
+			if (!parse_uint(optarg, INT_MAX, &c->pid, &end) || *end || !c->pid)
+				return usage_error("invalid process id '%s'", optarg);
+			break;
+		}
 		}
 	}
 	*end = optind;
