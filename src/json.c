@@ -9,10 +9,14 @@
  * (profiles/seccomp) decision for decision, including where they are looser
  * or stricter than the runtime-spec's prose.
  *
- * json-c builds the tree; json_text.c checks the text around it: what is
- * not UTF-8 JSON at all, json-c's errors in clearer words, and what json-c
- * lets through and Go's encoding/json does not (NaN, single-quoted keys, raw
- * control characters in strings, integers beyond 64 bits).  Keys are matched
+ * json_text.c reads the whole text once and checks it: what is not UTF-8
+ * JSON at all, json-c's errors in clearer words, and what json-c lets
+ * through and Go's encoding/json does not (NaN, single-quoted keys, raw
+ * control characters in strings, integers beyond 64 bits).  json-c then
+ * gives the values, but never one tree of the document, which took 19
+ * times the text: the objects down to the profile are read from the text
+ * member by member, each scalar parsed on its own, and an array of objects
+ * (syscalls, archMap) one element's tree at a time.  Keys are matched
  * to fields as Go matches them, in text order, which json-c's tree cannot
  * tell (see resolve()).  JSON null is what Go makes of it: "not set" for a
  * pointer or a slice, nothing at all for a string or a number.
@@ -33,13 +37,6 @@
 /* A hostile profile can multiply names by same-index conditions; stop well
  * before that exhausts memory. */
 #define MAX_RULES (1U << 20)
-
-/* Kernel ABI values of SECCOMP_FILTER_FLAG_* (include/uapi/linux/seccomp.h);
- * spelled out because older headers lack the newer ones. */
-#define FLAG_TSYNC 0x1U
-#define FLAG_LOG 0x2U
-#define FLAG_SPEC_ALLOW 0x4U
-#define FLAG_WAIT_KILLABLE_RECV 0x20U
 
 struct jctx {
 	scmpc_diag *d;
@@ -64,6 +61,7 @@ struct jctx {
 	bool listed[SCMPC_ARCH_COUNT + 1];	/* named by architectures or archMap */
 	bool flags_given;			/* the profile has "flags" */
 	uint32_t stubmax[SCMPC_ARCH_COUNT + 1];	/* runc's stub: highest number named */
+	size_t parsed_at, parsed_end;	/* the value reparse() read last */
 };
 
 /* ------------------------------------------------------------ reporting */
@@ -93,18 +91,43 @@ static void jwarn(struct jctx *c, const char *where, const char *fmt, ...)
 		diag_warn(c->d, "%s", msg);
 }
 
+/* Appends the LEN bytes at S to BUF, which holds *AT bytes, within
+ * PATH_LEN.  Paths are for messages: a truncated one is still useful.
+ * (snprintf() did this, and was a tenth of a large profile's time.) */
+static void put(char *buf, size_t *at, const char *s, size_t len)
+{
+	size_t room = PATH_LEN - 1 - *at;
+	if (len > room)
+		len = room;
+	memmove(buf + *at, s, len);
+	*at += len;
+}
+
 static const char *kpath(char *buf, const char *base, const char *key)
 {
-	/* Paths are for messages: a truncated one is still useful. */
-	if (snprintf(buf, PATH_LEN, "%s%s%s", base, base[0] ? "." : "", key) >= PATH_LEN)
-		buf[PATH_LEN - 1] = '\0';
+	size_t at = 0, bl = strlen(base);
+
+	put(buf, &at, base, bl);
+	if (bl)
+		put(buf, &at, ".", 1);
+	put(buf, &at, key, strlen(key));
+	buf[at] = '\0';
 	return buf;
 }
 
 static const char *ipath(char *buf, const char *base, size_t i)
 {
-	if (snprintf(buf, PATH_LEN, "%s[%zu]", base, i) >= PATH_LEN)
-		buf[PATH_LEN - 1] = '\0';
+	char num[24];
+	size_t at = 0, k = sizeof(num);
+
+	num[--k] = ']';
+	do
+		num[--k] = (char)('0' + i % 10);
+	while ((i /= 10));
+	num[--k] = '[';
+	put(buf, &at, base, strlen(base));
+	put(buf, &at, num + k, sizeof(num) - k);
+	buf[at] = '\0';
 	return buf;
 }
 
@@ -240,11 +263,19 @@ static int parse_kver(struct jctx *c, const char *s, const char *where, unsigned
  * the values come from json-c's tree where it kept the right one.
  */
 
-/* A value and where it starts in the text. */
+/* A value and where it starts in the text.  LAZY: an object or an array
+ * that is only in the text, read member by member or one element at a
+ * time, never as one tree (j is NULL). */
 struct jval {
 	json_object *j;
 	size_t at;
+	bool lazy;
 };
+
+static bool has(struct jval v)
+{
+	return v.j || v.lazy;
+}
 
 /* What Go does with a second value for a field depends on the field's Go
  * type. */
@@ -337,13 +368,15 @@ static const char *fpath(char *buf, const char *base, const struct jobj *o, cons
 /* Elements of the array V, with their place in the text. */
 static struct jval elem_first(const struct jctx *c, struct jval v)
 {
-	struct jval e = { json_object_array_get_idx(v.j, 0), json_text_first(c->text, c->len, v.at) };
+	struct jval e = { json_object_array_get_idx(v.j, 0), json_text_first(c->text, c->len, v.at),
+			  false };
 	return e;
 }
 
 static struct jval elem_next(const struct jctx *c, struct jval v, size_t i, struct jval e)
 {
-	struct jval n = { json_object_array_get_idx(v.j, i), json_text_next(c->text, c->len, e.at) };
+	struct jval n = { json_object_array_get_idx(v.j, i), json_text_next(c->text, c->len, e.at),
+			  false };
 	return n;
 }
 
@@ -399,6 +432,8 @@ static json_object *reparse(struct jctx *c, size_t at)
 	size_t end = json_text_skip(c->text, c->len, at);
 	json_object *v;
 
+	c->parsed_at = at;
+	c->parsed_end = end;
 	if (!c->tok) {
 		if (!(c->tok = json_tokener_new_ex(JSON_MAX_DEPTH)))
 			return NULL;
@@ -412,29 +447,56 @@ static json_object *reparse(struct jctx *c, size_t at)
 	return v;
 }
 
-/* The value of member W of O.  json-c keeps, for each key cut at its first
- * NUL, the last value: W's, unless a later key cuts to the same, and then W's
- * is parsed anew. */
+/* The value at AT parsed anew into *OUT, kept until own_release(); null
+ * is NULL, as json-c gives it. */
+static int own_parse(struct jctx *c, size_t at, json_object **out)
+{
+	*out = NULL;
+	if (c->text[at] == 'n')
+		return 0;
+	if (!array_reserve(&c->owned, &c->owncap, c->nowned, sizeof(*c->owned), 8) ||
+	    !(*out = reparse(c, at)))
+		return diag_err(c->d, -ENOMEM, NULL, "out of memory");
+	c->owned[c->nowned++] = *out;
+	return 0;
+}
+
+/* Frees what own_parse() made since MARK. */
+static void own_release(struct jctx *c, size_t mark)
+{
+	while (c->nowned > mark)
+		json_object_put(c->owned[--c->nowned]);
+}
+
+/* The value of member W of O, a field of kind KIND.  json-c keeps, for each
+ * key cut at its first NUL, the last value: W's, unless a later key cuts to
+ * the same, and then W's is parsed anew.  In an object that is only in the
+ * text every value is parsed on its own, but for the objects and arrays
+ * of objects, left in the text. */
 static int member_value(struct jctx *c, struct jval o, const struct json_members *ms, size_t w,
-			json_object **out)
+			enum fkind kind, struct jval *out)
 {
 	const struct json_member *m = &ms->m[w];
 	char key[KEY_LEN];
+	bool anew = !o.j;
 
-	for (size_t j = w + 1; j < ms->n; j++) {
+	out->j = NULL;
+	out->at = m->at;
+	out->lazy = false;
+	if (anew && (kind == F_OBJ || kind == F_OBJS) &&
+	    (c->text[m->at] == '{' || c->text[m->at] == '[')) {
+		out->lazy = true;
+		return 0;
+	}
+	for (size_t j = w + 1; j < ms->n && !anew; j++) {
 		const char *kj = ms->keys + ms->m[j].koff;
 		const char *nul = memchr(kj, '\0', ms->m[j].klen);
 		size_t cut = nul ? (size_t)(nul - kj) : ms->m[j].klen;
-		if (cut != m->klen || memcmp(kj, ms->keys + m->koff, cut))
-			continue;
-		if (!array_reserve(&c->owned, &c->owncap, c->nowned, sizeof(*c->owned), 8) ||
-		    !(*out = reparse(c, m->at)))
-			return diag_err(c->d, -ENOMEM, NULL, "out of memory");
-		c->owned[c->nowned++] = *out;
-		return 0;
+		anew = cut == m->klen && !memcmp(kj, ms->keys + m->koff, cut);
 	}
-	*out = NULL;
-	json_object_object_get_ex(o.j, field_key(ms, w, key), out);
+	if (anew)
+		return own_parse(c, m->at, &out->j);
+	json_object_object_get_ex(o.j, field_key(ms, w, key), &out->j);
 	return 0;
 }
 
@@ -608,19 +670,50 @@ static int resolve(struct jctx *c, struct jval o, const char *where, const struc
 		warn_field(c, &defs[k], ms, &occ[k], shown, field_key(ms, shown, jf->key), where);
 		if (occ[k].win == NONE)
 			continue;
-		jf->v.at = ms->m[i].at;
-		if ((r = member_value(c, o, ms, i, &jf->v.j)))
+		if ((r = member_value(c, o, ms, i, defs[k].kind, &jf->v)))
 			return r;
 	}
 	return 0;
+}
+
+/* want_type() for a value that may be only in the text. */
+static int want_vtype(struct jctx *c, struct jval v, enum json_type t, const char *where)
+{
+	const char *k;
+
+	if (!v.lazy)
+		return want_type(c, v.j, t, where);
+	k = json_text_kind(c->text, c->len, v.at);
+	if ((t == json_type_object && c->text[v.at] == '{') || (t == json_type_array && c->text[v.at] == '['))
+		return 0;
+	return jerr(c, where, "expected %s, got %s", t == json_type_object ? "an object" : "an array", k);
 }
 
 /* Resolves V at WHERE after checking that it is an object. */
 static int want_object(struct jctx *c, struct jval v, const char *where, const struct fdef *defs,
 		       bool closed, struct jobj *out)
 {
-	int r = want_type(c, v.j, json_type_object, where);
+	int r = want_vtype(c, v, json_type_object, where);
 	return r ? r : resolve(c, v, where, defs, closed, out);
+}
+
+/* The elements of an array only in the text: the first and the next one
+ * at AT, each parsed on its own (see own_parse()); V.at is past the end
+ * when there is none. */
+static int lazy_elem(struct jctx *c, size_t at, struct jval *v)
+{
+	v->at = at;
+	v->lazy = false;
+	v->j = NULL;
+	return at < c->len ? own_parse(c, at, &v->j) : 0;
+}
+
+/* The element after the one at AT, which lazy_elem() read. */
+static size_t lazy_next(struct jctx *c, size_t at)
+{
+	if (at == c->parsed_at && c->parsed_end > at)
+		return json_text_after(c->text, c->len, c->parsed_end);
+	return json_text_next(c->text, c->len, at);
 }
 
 /* ------------------------------------------------------- vocabularies */
@@ -651,15 +744,19 @@ static const struct {
 	{ "SCMP_CMP_MASKED_EQ", SCMPC_OP_MASKED_EQ },
 };
 
-static const struct {
-	const char *name;
-	unsigned bit;
-} filter_flags[] = {
-	{ "SECCOMP_FILTER_FLAG_TSYNC", FLAG_TSYNC },
-	{ "SECCOMP_FILTER_FLAG_LOG", FLAG_LOG },
-	{ "SECCOMP_FILTER_FLAG_SPEC_ALLOW", FLAG_SPEC_ALLOW },
-	{ "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV", FLAG_WAIT_KILLABLE_RECV },
-};
+/* The flag an OCI "flags" entry names, or 0: runc compares the names as
+ * written (prefixed, upper case) and passes on only some flags. */
+static unsigned oci_flag(const char *s)
+{
+	static const char prefix[] = "SECCOMP_FILTER_FLAG_";
+	bool oci;
+	unsigned bit = scmpc_filter_flag(s, &oci);
+
+	if (!bit || !oci || strncmp(s, prefix, sizeof(prefix) - 1) ||
+	    strcmp(s + sizeof(prefix) - 1, scmpc_filter_flag_name(bit)))
+		return 0;
+	return bit;
+}
 
 static const char *arch_token(enum scmpc_arch a)
 {
@@ -1040,7 +1137,7 @@ static int parse_entry(struct jctx *c, struct jval e, const char *ew)
 {
 	char b[PATH_LEN], nb[PATH_LEN];
 	json_object *v, *names = NULL;
-	struct jval args = { NULL, 0 }, ae;
+	struct jval args = { NULL, 0, false }, ae;
 	struct jobj eo;
 	const char *name = NULL, *act_s = NULL, *errno_s = NULL, *s;
 	uint64_t ret = 0;
@@ -1186,16 +1283,20 @@ static int parse_archmap(struct jctx *c, struct jval map, const char *mw)
 	char b[PATH_LEN], eb[PATH_LEN], sb[PATH_LEN];
 	const char *target = arch_token(c->o.arch), *s;
 	struct jobj mo, chosen;
-	struct jval e = { NULL, 0 };
+	struct jval e;
 	json_object *v;
 	size_t chosen_i = NONE;
 	int r;
 
-	if ((r = want_type(c, map.j, json_type_array, mw)))
+	if ((r = want_vtype(c, map, json_type_array, mw)))
 		return r;
-	for (size_t i = 0; i < json_object_array_length(map.j); i++) {
+	/* Each element's tree lives to the end: the one chosen is read after
+	 * the loop, and archMap is small. */
+	for (size_t i = 0, at = json_text_first(c->text, c->len, map.at); at < c->len;
+	     i++, at = json_text_next(c->text, c->len, at)) {
 		const char *arch = NULL;
-		e = i ? elem_next(c, map, i, e) : elem_first(c, map);
+		if ((r = lazy_elem(c, at, &e)))
+			return r;
 		ipath(eb, mw, i);
 		if ((r = want_object(c, e, eb, archmap_fields, true, &mo)))
 			return r;
@@ -1238,9 +1339,10 @@ static int parse_arches(struct jctx *c, const struct jobj *po, const char *w)
 		return r;
 	if (arches && (r = want_string_array(c, arches, fpath(b, w, po, "architectures"))))
 		return r;
-	if (map.j && (r = want_type(c, map.j, json_type_array, fpath(b, w, po, "archMap"))))
+	if (has(map) && (r = want_vtype(c, map, json_type_array, fpath(b, w, po, "archMap"))))
 		return r;
-	if (arches && map.j && json_object_array_length(arches) && json_object_array_length(map.j))
+	if (arches && has(map) && json_object_array_length(arches) &&
+	    json_text_first(c->text, c->len, map.at) < c->len)
 		return jerr(c, fpath(b, w, po, "archMap"),
 			    "both \"architectures\" and \"archMap\" are set; use one");
 	/* moby appends the archMap group to "architectures"; since at most
@@ -1250,7 +1352,7 @@ static int parse_arches(struct jctx *c, const struct jobj *po, const char *w)
 		if ((r = add_arch_token(c, tok, ipath(ib, fpath(b, w, po, "architectures"), i))))
 			return r;
 	}
-	return map.j ? parse_archmap(c, map, fpath(b, w, po, "archMap")) : 0;
+	return has(map) ? parse_archmap(c, map, fpath(b, w, po, "archMap")) : 0;
 }
 
 /* ------------------------------------------------------------ profile */
@@ -1327,13 +1429,10 @@ static int parse_flags(struct jctx *c, const struct jobj *po, const char *w)
 			    "runc 1.1 refuses seccomp flags (\"seccomp flags are not yet supported\")");
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		const char *s = json_object_get_string(json_object_array_get_idx(v, i));
-		size_t k;
-		for (k = 0; k < ARRAY_SIZE(filter_flags); k++)
-			if (!strcmp(filter_flags[k].name, s))
-				break;
-		if (k == ARRAY_SIZE(filter_flags))
+		unsigned bit = oci_flag(s);
+		if (!bit)
 			return jerr(c, ipath(ib, b, i), "unknown flag \"%s\"", s);
-		bits |= filter_flags[k].bit;
+		bits |= bit;
 	}
 	return scmpc_policy_set_flags(c->p, bits, c->d);
 }
@@ -1378,7 +1477,7 @@ static int runtime_setup(struct jctx *c)
 	if (r)
 		return r;
 	if (!c->flags_given && (rt == SCMPC_RUNTIME_RUNC || rt == SCMPC_RUNTIME_CRUN) &&
-	    (r = scmpc_policy_set_flags(c->p, FLAG_SPEC_ALLOW, c->d)))
+	    (r = scmpc_policy_set_flags(c->p, SECCOMP_FILTER_FLAG_SPEC_ALLOW, c->d)))
 		return r;
 	uint32_t base = c->def_action & 0xffff0000U;
 	if ((rt != SCMPC_RUNTIME_RUNC && rt != SCMPC_RUNTIME_RUNC_1_1) ||
@@ -1405,7 +1504,8 @@ static int parse_profile(struct jctx *c, struct jval prof)
 	const char *w = c->pre;
 	char b[PATH_LEN], eb[PATH_LEN];
 	struct jobj po;
-	struct jval v, e = { NULL, 0 };
+	struct jval v, e;
+	size_t i = 0, at, mark;
 	int r;
 
 	if ((r = resolve(c, prof, w, top_fields, true, &po)) || (r = parse_default(c, &po, w)))
@@ -1421,15 +1521,19 @@ static int parse_profile(struct jctx *c, struct jval prof)
 	if ((r = parse_arches(c, &po, w)) || (r = parse_flags(c, &po, w)) ||
 	    (r = parse_listener(c, &po, w)))
 		return r;
-	if ((v = jv(&po, "syscalls")).j) {
-		fpath(b, w, &po, "syscalls");
-		if ((r = want_type(c, v.j, json_type_array, b)))
+	if (!has(v = jv(&po, "syscalls")))
+		return runtime_setup(c);
+	fpath(b, w, &po, "syscalls");
+	if ((r = want_vtype(c, v, json_type_array, b)))
+		return r;
+	/* one entry's tree at a time */
+	mark = c->nowned;
+	for (at = json_text_first(c->text, c->len, v.at); at < c->len; at = lazy_next(c, at), i++) {
+		if (!(r = lazy_elem(c, at, &e)))
+			r = parse_entry(c, e, ipath(eb, b, i));
+		own_release(c, mark);
+		if (r)
 			return r;
-		for (size_t i = 0; i < json_object_array_length(v.j); i++) {
-			e = i ? elem_next(c, v, i, e) : elem_first(c, v);
-			if ((r = parse_entry(c, e, ipath(eb, b, i))))
-				return r;
-		}
 	}
 	return runtime_setup(c);
 }
@@ -1472,50 +1576,10 @@ static int looks_docker(struct jctx *c, struct jval prof, bool *docker)
 	return 0;
 }
 
-static json_object *parse_text(scmpc_diag *d, const char *json, size_t len, int *err)
-{
-	struct json_tokener *tok;
-	json_object *root;
-	enum json_tokener_error te;
-
-	if (len > INT_MAX - 1) {
-		*err = diag_err(d, -E2BIG, NULL, "input of %zu bytes is too large", len);
-		return NULL;
-	}
-	if ((*err = json_text_precheck(json, len, d)))
-		return NULL;
-	if (!(tok = json_tokener_new_ex(JSON_MAX_DEPTH))) {
-		*err = diag_err(d, -ENOMEM, NULL, "out of memory");
-		return NULL;
-	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	root = json_tokener_parse_ex(tok, json, (int)len);
-	te = json_tokener_get_error(tok);
-	if (!root && te == json_tokener_continue) {
-		/* A terminating NUL tells json-c the input is complete; anything
-		 * still open is truncated input. */
-		root = json_tokener_parse_ex(tok, "", 1);
-		te = json_tokener_get_error(tok);
-		if (!root && te != json_tokener_success)
-			*err = json_text_syntax_error(json, len, len, json_tokener_continue, d);
-	}
-	if (!root && te == json_tokener_success) {
-		/* json-c parsed the whole text and its value is null, which it
-		 * represents as no object: the error is the value's kind, not
-		 * json-c's "success". */
-		*err = diag_err(d, -EINVAL, NULL,
-				"expected a JSON object at the top level, got null");
-	} else if (!root && !*err) {
-		*err = json_text_syntax_error(json, len, json_tokener_get_parse_end(tok), te, d);
-	}
-	json_tokener_free(tok);
-	return root;
-}
-
 /* The profile: the document itself, or a config.json's linux.seccomp. */
-static int read_document(struct jctx *c, json_object *root)
+static int read_document(struct jctx *c)
 {
-	struct jval doc = { root, 0 }, lx, prof;
+	struct jval doc = { NULL, 0, true }, lx, prof;
 	struct jobj so, lo;
 	int r;
 
@@ -1536,12 +1600,12 @@ static int read_document(struct jctx *c, json_object *root)
 	if (c->o.flavor == SCMPC_JSON_DOCKER)
 		return jerr(c, "", "expected a Docker profile, got an OCI config.json");
 	lx = jv(&so, "linux");
-	if (lx.j && (r = want_object(c, lx, jkey(&so, "linux"), linux_fields, false, &lo)))
+	if (has(lx) && (r = want_object(c, lx, jkey(&so, "linux"), linux_fields, false, &lo)))
 		return r;
-	kpath(c->pre, jkey(&so, "linux"), lx.j ? jkey(&lo, "seccomp") : "seccomp");
-	if (!lx.j || !(prof = jv(&lo, "seccomp")).j)
+	kpath(c->pre, jkey(&so, "linux"), has(lx) ? jkey(&lo, "seccomp") : "seccomp");
+	if (!has(lx) || !has(prof = jv(&lo, "seccomp")))
 		return jerr(c, c->pre, "config.json has no linux.seccomp");
-	if ((r = want_type(c, prof.j, json_type_object, c->pre)))
+	if ((r = want_vtype(c, prof, json_type_object, c->pre)))
 		return r;
 	return parse_profile(c, prof);
 }
@@ -1583,7 +1647,7 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 {
 	struct jctx c;
 	struct json_text_report *rep;
-	json_object *root;
+	size_t first = 0;
 	int r = 0, rt;
 
 	memset(&c, 0, sizeof(c));
@@ -1615,32 +1679,46 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 	c.caps = c.o.caps ? c.o.caps : docker_default_caps;
 	c.text = json ? json : "";
 	c.len = len;
-
-	if (!(root = parse_text(d, c.text, len, &r)))
+	/* Editors on Windows start UTF-8 files with a byte order mark, which
+	 * JSON forbids but users cannot see; positions count from past it.
+	 * Every leading one goes, so that a caller that took one off first
+	 * (as scmp-compile did) gets what the text itself gets. */
+	while (c.len >= 3 && !memcmp(c.text, "\xef\xbb\xbf", 3)) {
+		c.text += 3;
+		c.len -= 3;
+	}
+	if (c.len > INT_MAX - 1)
+		return diag_err(d, -E2BIG, NULL, "input of %zu bytes is too large", c.len);
+	/* The one pass over the whole text: json-c reads it in pieces
+	 * afterwards, never all of it at once. */
+	if ((r = json_text_precheck(c.text, c.len, d)) ||
+	    (r = json_text_scan(c.text, c.len, "linux.seccomp", &rep, d)))
 		return r;
-	if (!json_object_is_type(root, json_type_object)) {
-		r = jerr(&c, "", "expected a JSON object at the top level, got %s", kind(root));
-		goto out;
+	while (first < c.len && strchr(" \t\n\r", c.text[first]))
+		first++;
+	if (first < c.len && c.text[first] == 'n') {
+		json_text_report_free(rep);
+		return diag_err(d, -EINVAL, NULL, "expected a JSON object at the top level, got null");
+	}
+	if (first >= c.len || c.text[first] != '{') {
+		json_text_report_free(rep);
+		return jerr(&c, "", "expected a JSON object at the top level, got %s",
+			    json_text_kind(c.text, c.len, first));
 	}
 	/* The text checks' warnings come first, yet must leave out a
 	 * duplicate the reading refuses: the reading says its part to a diag
 	 * of its own, passed on after them. */
 	if (d && !(c.d = scmpc_diag_new())) {
-		c.d = d;
-		r = diag_err(d, -ENOMEM, NULL, "out of memory");
-		goto out;
+		json_text_report_free(rep);
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	}
-	if ((r = json_text_scan(c.text, len, "linux.seccomp", &rep, d)))
-		goto out;
-	r = read_document(&c, root);
+	r = read_document(&c);
 	/* an integer json-c could not hold makes what was read meaningless */
 	if ((rt = json_text_report(rep, c.config, c.skip, c.nskip, d)))
 		r = rt;
 	else
 		r = replay(c.d, d, r);
-out:
-	for (size_t i = 0; i < c.nowned; i++)
-		json_object_put(c.owned[i]);
+	own_release(&c, 0);
 	free(c.owned);
 	if (c.tok)
 		json_tokener_free(c.tok);
@@ -1648,7 +1726,6 @@ out:
 	free(c.skip);
 	if (c.d != d)
 		scmpc_diag_free(c.d);
-	json_object_put(root);
 	if (r) {
 		scmpc_policy_free(c.p);
 		return r;

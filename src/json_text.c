@@ -12,11 +12,13 @@
  * before a closing bracket, a character nobody would type on purpose), so
  * that is what the message names.
  *
- * After json-c accepted the text: json-c is laxer than Go's encoding/json,
- * which runc and Docker decode profiles with (NaN, single-quoted keys, raw
- * control characters in strings), and it silently saturates integers beyond
- * 64 bits.  A second pass over the text enforces RFC 8259 and rejects
- * out-of-range integers with their path.  It also finds duplicated keys:
+ * The one pass over the whole text: json-c is laxer than Go's
+ * encoding/json, which runc and Docker decode profiles with (NaN,
+ * single-quoted keys, raw control characters in strings), and it silently
+ * saturates integers beyond 64 bits.  The scan enforces RFC 8259 and
+ * rejects out-of-range integers with their path; where it stops, json-c is
+ * asked whether it stops too (jsonc_verdict()), since json-c's words for a
+ * mistake are what scmpc has always said.  It also finds duplicated keys:
  * the last value counts for Go, and json.c reads profiles so that it does
  * for scmpc too, but a profile that says two things about one key was most
  * likely edited by mistake, and nothing else would tell.
@@ -295,9 +297,23 @@ struct json_text_report {
 	struct big in_pre, any;
 };
 
+/* An open container, for json-c's reading of a text the scan refused:
+ * json-c is in the same state at CURSOR, just past the opening bracket or
+ * (SOME) a comma, whatever the members before it held. */
+struct frame {
+	char open;
+	bool some;
+	size_t cursor;
+};
+
 struct scan {
 	const char *s;
 	size_t n, i;
+	/* the containers open where the scan stopped, outermost first */
+	struct frame fr[JSON_MAX_DEPTH + 1];
+	size_t nfr;
+	size_t root_end;	/* past the top-level value, once it is complete */
+	bool root_done;
 	const char *pre;	/* out-of-range integers matter below this path */
 	char path[PATH_LEN];
 	bool path_ok;		/* false once a key did not fit in path */
@@ -710,16 +726,36 @@ static bool sc_member(struct scan *sc, const char *key, size_t klen, size_t idx,
 	return r;
 }
 
+/* Opens a container at sc->i (depth checked by sc_value(), so there is
+ * room). */
+static void sc_push(struct scan *sc, char open)
+{
+	sc->i++;
+	sc->fr[sc->nfr++] = (struct frame){ .open = open, .cursor = sc->i };
+}
+
+static void sc_comma(struct scan *sc)
+{
+	sc->i++;
+	sc->fr[sc->nfr - 1].some = true;
+	sc->fr[sc->nfr - 1].cursor = sc->i;
+}
+
+static bool sc_pop(struct scan *sc)
+{
+	sc->i++;
+	sc->nfr--;
+	return true;
+}
+
 static bool sc_object(struct scan *sc, int depth)
 {
 	size_t base = sc->nkeys, abase = sc->alen;
 
-	sc->i++;
+	sc_push(sc, '{');
 	sc_ws(sc);
-	if (sc->i < sc->n && sc->s[sc->i] == '}') {
-		sc->i++;
-		return true;
-	}
+	if (sc->i < sc->n && sc->s[sc->i] == '}')
+		return sc_pop(sc);
 	for (;;) {
 		struct key *k;
 		sc_ws(sc);
@@ -743,15 +779,14 @@ static bool sc_object(struct scan *sc, int depth)
 			return false;
 		sc_ws(sc);
 		if (sc->i < sc->n && sc->s[sc->i] == ',') {
-			sc->i++;
+			sc_comma(sc);
 			continue;
 		}
 		if (sc->i < sc->n && sc->s[sc->i] == '}') {
-			sc->i++;
 			check_object(sc, base);
 			sc->nkeys = base;
 			sc->alen = abase;
-			return true;
+			return sc_pop(sc);
 		}
 		return sc_fail(sc, "expected ',' or '}'");
 	}
@@ -759,24 +794,20 @@ static bool sc_object(struct scan *sc, int depth)
 
 static bool sc_array(struct scan *sc, int depth)
 {
-	sc->i++;
+	sc_push(sc, '[');
 	sc_ws(sc);
-	if (sc->i < sc->n && sc->s[sc->i] == ']') {
-		sc->i++;
-		return true;
-	}
+	if (sc->i < sc->n && sc->s[sc->i] == ']')
+		return sc_pop(sc);
 	for (size_t idx = 0;; idx++) {
 		if (!sc_member(sc, NULL, 0, idx, depth))
 			return false;
 		sc_ws(sc);
 		if (sc->i < sc->n && sc->s[sc->i] == ',') {
-			sc->i++;
+			sc_comma(sc);
 			continue;
 		}
-		if (sc->i < sc->n && sc->s[sc->i] == ']') {
-			sc->i++;
-			return true;
-		}
+		if (sc->i < sc->n && sc->s[sc->i] == ']')
+			return sc_pop(sc);
 		return sc_fail(sc, "expected ',' or ']'");
 	}
 }
@@ -808,6 +839,116 @@ static bool sc_value(struct scan *sc, int depth)
 	}
 }
 
+const char *json_text_kind(const char *s, size_t n, size_t at)
+{
+	bool dbl = false;
+
+	if (at >= n)
+		return "an unknown value";
+	switch (s[at]) {
+	case '{': return "an object";
+	case '[': return "an array";
+	case '"': return "a string";
+	case 't':
+	case 'f': return "a boolean";
+	case 'n': return "null";
+	case 'N':
+	case 'I': return "a non-integer number";	/* json-c's NaN, Infinity */
+	default: break;
+	}
+	if (s[at] == '-' && at + 1 < n && s[at + 1] == 'I')
+		return "a non-integer number";
+	for (size_t i = at; i < n && s[i] && (is_digit(s[i]) || strchr("+-.eE", s[i])); i++)
+		dbl = dbl || s[i] == '.' || s[i] == 'e' || s[i] == 'E';
+	return dbl ? "a non-integer number" : "a number";
+}
+
+/* How far past the scan's error json-c is given to find one of its own. */
+#define JSONC_WINDOW (64 * 1024)
+
+/*
+ * The scan refused the text at sc->at.  scmpc has always named json-c's
+ * error when json-c refuses the text too, in json-c's terms as
+ * json_text_syntax_error() words them, and the scan's otherwise.  json-c
+ * does not need what lies before: its state at the cursor of the innermost
+ * open container depends only on the containers open there, so it reads a
+ * skeleton of those followed by the text from the cursor, and holds no
+ * tree of the document.  Past JSONC_WINDOW bytes after the scan's error
+ * json-c is not asked: there, a second mistake would be named instead of
+ * the first.
+ */
+static int jsonc_verdict(const struct scan *sc, scmpc_diag *d)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, base = 0, skel = 0, end, first = 0, parsed;
+	json_tokener *tok;
+	json_object *v;
+	enum json_tokener_error te;
+	bool accepted = false;
+	char *buf;
+	int r = 1;
+
+	while (first < n && is_ws(s[first]))
+		first++;
+	/* past a whole top-level object or array, json-c is done with it
+	 * whatever it held; a number it reads again, since json-c's numbers
+	 * end elsewhere than Go's ("0123") */
+	if (sc->nfr)
+		base = sc->fr[sc->nfr - 1].cursor;
+	else if (sc->root_done && first < n && (s[first] == '{' || s[first] == '['))
+		base = sc->root_end;
+	end = n - sc->at > JSONC_WINDOW ? sc->at + JSONC_WINDOW : n;
+	if (!(buf = malloc(sc->nfr * 6 + 2 + (end - base))) ||
+	    !(tok = json_tokener_new_ex(JSON_MAX_DEPTH))) {
+		free(buf);
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	for (size_t k = 0; k < sc->nfr; k++) {
+		const char *fill = sc->fr[k].open == '{' ? "\"\":0," : "0,";
+		buf[skel++] = sc->fr[k].open;
+		if (k + 1 < sc->nfr && sc->fr[k].open == '{')
+			fill = "\"\":";
+		else if (k + 1 < sc->nfr || !sc->fr[k].some)
+			fill = "";
+		memcpy(buf + skel, fill, strlen(fill));
+		skel += strlen(fill);
+	}
+	if (!sc->nfr && base) {
+		memcpy(buf, "{}", 2);
+		skel = 2;
+	}
+	memcpy(buf + skel, s + base, end - base);
+	v = json_tokener_parse_ex(tok, buf, (int)(skel + end - base));
+	te = json_tokener_get_error(tok);
+	parsed = (size_t)json_tokener_get_parse_end(tok);
+	if (!v && te == json_tokener_continue && end == n) {
+		/* a terminating NUL tells json-c the input is complete */
+		v = json_tokener_parse_ex(tok, "", 1);
+		te = json_tokener_get_error(tok);
+		if (!v && te != json_tokener_success)
+			r = json_text_syntax_error(s, n, n, json_tokener_continue, d);
+		else
+			accepted = true;
+	} else if (te == json_tokener_success) {
+		accepted = end == n;
+	} else if (te != json_tokener_continue && parsed >= skel) {
+		r = json_text_syntax_error(s, n, base + parsed - skel, te, d);
+	}
+	json_object_put(v);
+	json_tokener_free(tok);
+	free(buf);
+	if (r != 1)
+		return r;
+	/* json-c took the whole text: what it held was judged first */
+	if (accepted && first < n && s[first] == 'n')
+		return diag_err(d, -EINVAL, NULL, "expected a JSON object at the top level, got null");
+	if (accepted && first < n && s[first] != '{')
+		return diag_err(d, -EINVAL, "", "expected a JSON object at the top level, got %s",
+				json_text_kind(s, n, first));
+	return syntax_err(d, s, n, sc->at, "%s", sc->why);
+}
+
 int json_text_scan(const char *s, size_t n, const char *pre, struct json_text_report **out,
 		   scmpc_diag *d)
 {
@@ -827,6 +968,8 @@ int json_text_scan(const char *s, size_t n, const char *pre, struct json_text_re
 	sc->pre = pre;
 	sc->path_ok = true;
 	if (sc_value(sc, 1)) {
+		sc->root_done = true;
+		sc->root_end = sc->i;
 		sc_ws(sc);
 		if (sc->i < sc->n)
 			sc_unexpected(sc, sc->i, " after the top-level value");
@@ -834,7 +977,7 @@ int json_text_scan(const char *s, size_t n, const char *pre, struct json_text_re
 	if (sc->oom)
 		r = diag_err(d, -ENOMEM, NULL, "out of memory");
 	else if (sc->why[0])
-		r = syntax_err(d, s, n, sc->at, "%s", sc->why);
+		r = jsonc_verdict(sc, d);
 	if (r)
 		free(sc->r);
 	else
@@ -866,6 +1009,11 @@ int json_text_report(struct json_text_report *r, bool in_pre, const size_t *skip
 	return ret;
 }
 
+void json_text_report_free(struct json_text_report *r)
+{
+	free(r);
+}
+
 int json_text_check(const char *s, size_t n, const char *pre, scmpc_diag *d)
 {
 	struct json_text_report *r;
@@ -876,13 +1024,23 @@ int json_text_check(const char *s, size_t n, const char *pre, scmpc_diag *d)
 
 /* ---------------------------------------- after the checks: navigation */
 
-/* S[I] opens a string; the offset past its closing quote. */
+/* S[I] opens a string; the offset past its closing quote.  memchr() runs
+ * to the next quote at once: this is the hot loop of every walk. */
 static size_t skip_string(const char *s, size_t n, size_t i)
 {
-	for (i++; i < n && s[i] != '"'; i++)
-		if (s[i] == '\\')
-			i++;
-	return i < n ? i + 1 : n;
+	for (i++; i < n;) {
+		const char *q = memchr(s + i, '"', n - i);
+		size_t k, bs = 0;
+		if (!q)
+			return n;
+		/* escaped when an odd number of backslashes stand before it */
+		for (k = (size_t)(q - s); k > i && s[k - 1] == '\\'; k--)
+			bs++;
+		i = (size_t)(q - s) + 1;
+		if (!(bs & 1))
+			return i;
+	}
+	return n;
 }
 
 size_t json_text_skip(const char *s, size_t n, size_t i)
@@ -925,10 +1083,15 @@ size_t json_text_first(const char *s, size_t n, size_t at)
 	return i < n && s[i] != ']' ? i : n;
 }
 
+size_t json_text_after(const char *s, size_t n, size_t end)
+{
+	size_t i = skip_ws(s, n, end);
+	return i < n && s[i] == ',' ? skip_ws(s, n, i + 1) : n;
+}
+
 size_t json_text_next(const char *s, size_t n, size_t at)
 {
-	size_t i = skip_ws(s, n, json_text_skip(s, n, at));
-	return i < n && s[i] == ',' ? skip_ws(s, n, i + 1) : n;
+	return json_text_after(s, n, json_text_skip(s, n, at));
 }
 
 /* Sets each member's repeat flag: pair by pair for a small object, by

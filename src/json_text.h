@@ -35,8 +35,9 @@ int json_text_precheck(const char *s, size_t n, scmpc_diag *d);
 int json_text_syntax_error(const char *s, size_t n, size_t off, enum json_tokener_error te,
 			   scmpc_diag *d);
 
-/* After json-c accepted S: what Go's decoder rejects and json-c does not is
- * an error, so is an integer past 64 bits at or below path PRE ("": the
+/* The one pass over S, after json_text_precheck(): a syntax error is
+ * named in json-c's words where json-c refuses S too, else as Go's decoder
+ * refuses it; so is an integer past 64 bits at or below path PRE ("": the
  * whole document); each duplicated key is a warning.  Returns 0 or a
  * negative errno. */
 int json_text_check(const char *s, size_t n, const char *pre, scmpc_diag *d);
@@ -54,6 +55,12 @@ int json_text_scan(const char *s, size_t n, const char *pre, struct json_text_re
  * below PRE (IN_PRE) or anywhere as an error, or 0.  Frees R. */
 int json_text_report(struct json_text_report *r, bool in_pre, const size_t *skip, size_t nskip,
 		     scmpc_diag *d);
+
+void json_text_report_free(struct json_text_report *r);
+
+/* What json-c makes of the value at S[AT] (valid JSON text), as messages
+ * name it: "an object", "a string", "a non-integer number", "null", ... */
+const char *json_text_kind(const char *s, size_t n, size_t at);
 
 /* KEY (KLEN bytes, decoded) names the field NAME for Go's encoding/json:
  * equal but for ASCII case, U+017F for 's' and U+212A for 'k'. */
@@ -90,5 +97,7 @@ size_t json_text_skip(const char *s, size_t n, size_t at);
  * at S[AT]; N when there is none. */
 size_t json_text_first(const char *s, size_t n, size_t at);
 size_t json_text_next(const char *s, size_t n, size_t at);
+/* json_text_next() of the element that ends at END. */
+size_t json_text_after(const char *s, size_t n, size_t end);
 
 #endif
