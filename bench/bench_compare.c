@@ -225,16 +225,6 @@ struct result {
 	unsigned runs;
 };
 
-static bool has_conds(const scmpc_policy *p, const struct arch_view *v, uint32_t nr)
-{
-	size_t lo, hi;
-	arch_view_find(v, nr, &lo, &hi);
-	for (size_t i = lo; i < hi; i++)
-		if (view_rule(p, v, i)->nconds)
-			return true;
-	return false;
-}
-
 static unsigned steps_of(const struct prog *g, const struct seccomp_data *sd)
 {
 	uint32_t ret;
@@ -265,7 +255,7 @@ static void measure_abi(const scmpc_policy *p, const struct arch_view *views,
 	s->arch = v->arch;
 	for (uint32_t i = 0; i < PROBE_NRS; i++) {
 		uint32_t nr = v->info->nr_base + i;
-		if (has_conds(p, v, nr))
+		if (arch_view_has_conds(p, v, nr))
 			continue;
 		struct seccomp_data sd = testutil_sd(v->arch, nr, NULL);
 		unsigned st = steps_of(g, &sd);
@@ -290,7 +280,7 @@ static void measure_abi(const scmpc_policy *p, const struct arch_view *views,
 		bool cached = bits[nr / 8] & (1U << (nr % 8));
 		bool excepted = exc[nr / 8] & (1U << (nr % 8));
 		struct seccomp_data sd = testutil_sd(v->arch, nr, NULL);
-		bool uncond = !has_conds(p, v, nr) &&
+		bool uncond = !arch_view_has_conds(p, v, nr) &&
 			      policy_decide(p, views, &sd, NULL) == SCMPC_ACT_ALLOW;
 		if (cached && !excepted)
 			s->cacheable++;
@@ -317,7 +307,7 @@ static void measure(struct result *res, const scmpc_policy *p)
 	const struct arch_view *v = &views[0];
 	for (size_t i = 0; i < v->nrs && res->nas < ARRAY_SIZE(res->as); i++) {
 		uint32_t nr = v->rs[i].nr;
-		if ((res->nas && res->as[res->nas - 1].nr == nr) || !has_conds(p, v, nr))
+		if ((res->nas && res->as[res->nas - 1].nr == nr) || !arch_view_has_conds(p, v, nr))
 			continue;
 		struct argsys *a = &res->as[res->nas++];
 		memset(a, 0, sizeof(*a));
@@ -479,11 +469,220 @@ fail:
 	return NULL;
 }
 
+/* ------------------------------------------------------------- families */
+
+static scmpc_policy *family_new(uint32_t def)
+{
+	scmpc_policy *p = scmpc_policy_new(def);
+	if (p && scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL) < 0) {
+		scmpc_policy_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static bool add_rule(scmpc_policy *p, const char *name, uint32_t act,
+		     const struct scmpc_cond *c, size_t nc)
+{
+	struct scmpc_rule r = { .sz = sizeof(r), .syscall = name, .action = act, .conds = c,
+				.nconds = nc };
+	return scmpc_policy_add_rule(p, &r, NULL) >= 0;
+}
+
+/* 1 to 3 unconditional allows, the rest ERRNO(1). */
+static scmpc_policy *tiny(unsigned rules)
+{
+	static const char *const names[] = { "read", "write", "exit_group" };
+	scmpc_policy *p = family_new(SCMPC_ACT_ERRNO(1));
+	for (unsigned i = 0; p && i < rules; i++)
+		if (!add_rule(p, names[i], SCMPC_ACT_ALLOW, NULL, 0)) {
+			scmpc_policy_free(p);
+			return NULL;
+		}
+	return p;
+}
+
+/* One call allowed for N values of arg0, every third number from 3; WIDE
+ * gives each value a high word of its own (full 64-bit constants). */
+static scmpc_policy *value_set(const char *name, unsigned n, bool wide, scmpc_policy *p)
+{
+	if (!p)
+		p = family_new(SCMPC_ACT_ERRNO(1));
+	for (unsigned i = 0; p && i < n; i++) {
+		uint64_t v = 3 + 3ULL * i;
+		if (wide)
+			v |= (0x10000001ULL * (i + 1)) << 32;
+		struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = v };
+		if (!add_rule(p, name, SCMPC_ACT_ALLOW, &c, 1)) {
+			scmpc_policy_free(p);
+			return NULL;
+		}
+	}
+	return p;
+}
+
+/* Three calls, each allowed for 19 full 64-bit values of arg0. */
+static scmpc_policy *wide_sets(void)
+{
+	scmpc_policy *p = value_set("ioctl", 19, true, NULL);
+	p = value_set("fcntl", 19, true, p);
+	return value_set("prctl", 19, true, p);
+}
+
+/* A virtual machine monitor's filter as such programs write them: 76 rules
+ * of 2 or 3 argument conditions (ioctl requests on a device fd range,
+ * fcntl commands, mmap protections and flags by mask, socket families and
+ * types, madvise advice below a bound), 18 unconditional calls. */
+static scmpc_policy *vmm(void)
+{
+	scmpc_policy *p = family_new(SCMPC_ACT_KILL_PROCESS);
+	static const char *const plain[] = { "read", "write", "close", "exit", "exit_group",
+					     "futex", "epoll_wait", "epoll_ctl", "eventfd2",
+					     "lseek", "rt_sigreturn", "rt_sigprocmask", "sched_yield",
+					     "timerfd_settime", "timerfd_create", "getrandom", "brk",
+					     "munmap" };
+	for (size_t i = 0; p && i < ARRAY_SIZE(plain); i++)
+		if (!add_rule(p, plain[i], SCMPC_ACT_ALLOW, NULL, 0))
+			goto fail;
+	/* 40 ioctls: fd >= 3 and < 1024 (a device), one request each */
+	for (unsigned i = 0; p && i < 40; i++) {
+		struct scmpc_cond c[3] = {
+			{ .arg = 0, .op = SCMPC_OP_GE, .value = 3 },
+			{ .arg = 1, .op = SCMPC_OP_EQ, .value = 0xae00 + 7 * i },
+			{ .arg = 2, .op = SCMPC_OP_LT, .value = 1ULL << 47 },
+		};
+		if (!add_rule(p, "ioctl", SCMPC_ACT_ALLOW, c, i % 2 ? 3 : 2))
+			goto fail;
+	}
+	static const uint64_t fcntl_cmds[] = { 1, 2, 3, 4, 1030 };
+	for (size_t i = 0; p && i < ARRAY_SIZE(fcntl_cmds); i++) {
+		struct scmpc_cond c[2] = { { .arg = 0, .op = SCMPC_OP_LE, .value = 4095 },
+					   { .arg = 1, .op = SCMPC_OP_EQ, .value = fcntl_cmds[i] } };
+		if (!add_rule(p, "fcntl", SCMPC_ACT_ALLOW, c, 2))
+			goto fail;
+	}
+	static const uint64_t prots[] = { 0, 1, 3, 5 };
+	for (size_t i = 0; p && i < ARRAY_SIZE(prots); i++) {
+		struct scmpc_cond c[3] = {
+			{ .arg = 2, .op = SCMPC_OP_MASKED_EQ, .value = 7, .value2 = prots[i] },
+			{ .arg = 3, .op = SCMPC_OP_MASKED_EQ, .value = 0x20, .value2 = 0x20 },
+			{ .arg = 4, .op = SCMPC_OP_EQ, .value = UINT64_MAX },
+		};
+		if (!add_rule(p, "mmap", SCMPC_ACT_ALLOW, c, 3))
+			goto fail;
+	}
+	static const uint64_t fams[] = { 1, 16, 40 };
+	for (size_t i = 0; p && i < ARRAY_SIZE(fams); i++) {
+		struct scmpc_cond c[2] = {
+			{ .arg = 0, .op = SCMPC_OP_EQ, .value = fams[i] },
+			{ .arg = 1, .op = SCMPC_OP_MASKED_EQ, .value = 0xf, .value2 = 1 + (i == 1) },
+		};
+		if (!add_rule(p, "socket", SCMPC_ACT_ALLOW, c, 2))
+			goto fail;
+	}
+	static const char *const two[] = { "madvise", "mprotect", "accept4", "sendmsg",
+					   "recvmsg", "openat" };
+	for (size_t i = 0; p && i < ARRAY_SIZE(two); i++) {
+		struct scmpc_cond c[2] = { { .arg = 1, .op = SCMPC_OP_GT, .value = 0 },
+					   { .arg = 2, .op = SCMPC_OP_LE, .value = 14 + i } };
+		if (!add_rule(p, two[i], SCMPC_ACT_ALLOW, c, 2))
+			goto fail;
+	}
+	return p;
+fail:
+	scmpc_policy_free(p);
+	return NULL;
+}
+
+struct fam_row {
+	const char *label;
+	bool ok[NCOMP];
+	size_t len[NCOMP];
+	unsigned worst[NCOMP];
+	uint64_t ns[NCOMP];
+	long chain;		/* a plain jeq chain's instructions, or -1 */
+};
+
+/* Longest executed path over the first 1024 numbers with argument-free
+ * decisions and every probe vector of each argument-checked call. */
+static unsigned worst_path(const scmpc_policy *p, const struct prog *g)
+{
+	struct arch_view views[SCMPC_ARCH_COUNT];
+	struct testutil_vecs vs = { 0 };
+	unsigned worst = 0;
+	if (policy_views_init(p, views, NULL) < 0)
+		return 0;
+	const struct arch_view *v = &views[0];
+	for (uint32_t nr = 0; nr < PROBE_NRS; nr++) {
+		struct seccomp_data sd = testutil_sd(v->arch, nr, NULL);
+		unsigned st = steps_of(g, &sd);
+		worst = st > worst ? st : worst;
+		if (!arch_view_has_conds(p, v, nr) || testutil_arg_vectors(p, v, nr, &vs) < 0)
+			continue;
+		for (size_t j = 0; j < vs.n; j++) {
+			sd = testutil_sd(v->arch, nr, vs.v[j]);
+			st = steps_of(g, &sd);
+			worst = st > worst ? st : worst;
+		}
+	}
+	testutil_vecs_free(&vs);
+	policy_views_fini(p, views, p->narches);
+	return worst;
+}
+
+static void family(struct fam_row *row, const char *label, scmpc_policy *p, long chain)
+{
+	memset(row, 0, sizeof(*row));
+	row->label = label;
+	row->chain = chain;
+	if (!p) {
+		printf("  %-26s (could not build)\n", label);
+		return;
+	}
+	for (int c = 0; c < NCOMP; c++) {
+		struct prog g;
+		uint64_t med;
+		size_t len;
+		if (compile_one(p, c, &g) < 0)
+			continue;
+		row->worst[c] = worst_path(p, &g);
+		len = g.len;
+		prog_free(&g);
+		if (c == C_SCMPC) {
+			row->ok[c] = true;
+			row->len[c] = len;
+			row->ns[c] = time_compile(p, c, quick ? 5 : 50, 2ULL * 1000000000ULL);
+		} else if (time_compile_capped(p, c, quick ? 5 : 50, 2ULL * 1000000000ULL,
+					       quick ? 2 : 5, &len, &med)) {
+			row->ok[c] = true;
+			row->len[c] = len;
+			row->ns[c] = med;
+		}
+	}
+	printf("  %-26s", label);
+	for (int c = 0; c < NCOMP; c++)
+		row->ok[c] ? printf(" %6zu", row->len[c]) : printf(" %6s", "-");
+	for (int c = 0; c < NCOMP; c++)
+		row->ok[c] ? printf(" %5u", row->worst[c]) : printf(" %5s", "-");
+	for (int c = 0; c < NCOMP; c++)
+		row->ok[c] ? printf(" %8.3f", row->ns[c] / 1e6) : printf(" %8s", "-");
+	chain >= 0 ? printf(" %6ld\n", chain) : printf(" %6s\n", "-");
+	for (int c = 0; c < NCOMP; c++) {
+		if (!row->ok[c])
+			continue;
+		csv_row("family", label, "instructions", "x86_64", comp_name[c], (double)row->len[c]);
+		csv_row("family", label, "worst_path", "x86_64", comp_name[c], row->worst[c]);
+		csv_row("family", label, "compile_ms", "x86_64", comp_name[c], row->ns[c] / 1e6);
+	}
+	scmpc_policy_free(p);
+}
+
 struct growth {
 	unsigned r;
 	size_t len[2];
 	uint64_t ns[2];
 	bool ok[2];
+	unsigned worst[2];	/* 0: not measured */
 };
 
 /* --------------------------------------------------------------- targets */
@@ -594,8 +793,8 @@ int main(int argc, char **argv)
 	       n);
 	printf("  libseccomp runs in a child capped at %u s; times are medians (up to %u runs, 3 s each)\n",
 	       cap_s, runs);
-	printf("  %4s %12s %12s %14s %14s %10s\n", "R", "scmpc insns", "scmpc ms", "L2 insns",
-	       "L2 ms", "L2/scmpc t");
+	printf("  %4s %12s %12s %14s %14s %10s %12s %9s\n", "R", "scmpc insns", "scmpc ms", "L2 insns",
+	       "L2 ms", "L2/scmpc t", "scmpc worst", "L2 worst");
 	for (size_t i = 0; i < ARRAY_SIZE(rs); i++) {
 		memset(&g[i], 0, sizeof(g[i]));
 		g[i].r = rs[i];
@@ -607,6 +806,8 @@ int main(int argc, char **argv)
 		if (compile_one(p, C_SCMPC, &sp) == 0) {
 			g[i].ok[0] = true;
 			g[i].len[0] = sp.len;
+			if (rs[i] && rs[i] <= 8)
+				g[i].worst[0] = worst_path(p, &sp);
 			g[i].ns[0] = time_compile(p, C_SCMPC, runs, 3ULL * 1000000000ULL);
 		} else {
 			snprintf(why, sizeof(why), "%s", sp.err);
@@ -618,6 +819,12 @@ int main(int argc, char **argv)
 		/* Export time grows superlinearly: once one run is over the cap
 		 * the larger ones are not tried. */
 		bool capped_now = !lsc_capped && !g[i].ok[1];
+		if (g[i].ok[1] && rs[i] && rs[i] <= 8) {
+			struct prog lp;
+			if (compile_one(p, C_L2, &lp) == 0)
+				g[i].worst[1] = worst_path(p, &lp);
+			prog_free(&lp);
+		}
 		printf("  %4u", rs[i]);
 		if (g[i].ok[0])
 			printf(" %12zu %12.3f", g[i].len[0], g[i].ns[0] / 1e6);
@@ -631,6 +838,8 @@ int main(int argc, char **argv)
 		else
 			printf(" %14s %14s %10s", lsc_capped ? "not run" : "-",
 			       capped_now ? "> cap" : "-", "-");
+		if (g[i].worst[0] && g[i].worst[1])
+			printf(" %12u %9u", g[i].worst[0], g[i].worst[1]);
 		if (g[i].ok[1] && g[i].len[1] > 4096)
 			printf("  (L2 > 4096: the kernel refuses it)");
 		if (!g[i].ok[0])
@@ -715,6 +924,23 @@ int main(int argc, char **argv)
 		printf("\n== large synthetic: scmpc could not build a ~4000-instruction program\n");
 	}
 
+	/* Generated families: what each compiler makes of small, value-set,
+	 * argument-heavy and 64-bit policies. */
+	printf("\n== families (x86_64; worst path over numbers 0..1023 and every probe vector;\n"
+	       "   chain: a plain jeq chain, ld arch + jeq + ld nr + x32 test + one jeq per call + returns)\n");
+	printf("  %-26s %6s %6s %6s %5s %5s %5s %8s %8s %8s %6s\n", "", "insns", "L1", "L2", "worst",
+	       "L1", "L2", "ms", "L1 ms", "L2 ms", "chain");
+	struct fam_row fams[8];
+	size_t nfam = 0;
+	for (unsigned r = 1; r <= 3; r++) {
+		static const char *const tl[] = { "tiny: 1 allow", "tiny: 2 allows", "tiny: 3 allows" };
+		/* 3 returns: ALLOW, ERRNO(1), KILL for another ABI */
+		family(&fams[nfam++], tl[r - 1], tiny(r), 4 + r + 3);
+	}
+	family(&fams[nfam++], "2000 arg0 == values, 1 call", value_set("ioctl", 2000, false, NULL), -1);
+	family(&fams[nfam++], "3 calls x 19 64-bit values", wide_sets(), -1);
+	family(&fams[nfam++], "VMM-like, 76 rules", vmm(), -1);
+
 	/* Targets, for scmpc on docker-default. */
 	printf("\n== targets (scmpc, docker-default.json for x86_64)\n");
 	const struct result *dk = nres && !strcmp(res[0].label, "docker-default.json") ? &res[0]
@@ -753,6 +979,55 @@ int main(int argc, char **argv)
 		       best_len, big_ns / 1e6);
 	else
 		target(false, "~4000-instruction synthetic policy compiles");
+
+	/* Targets on every profile and family: compile with the check no
+	 * slower than libseccomp compiles without one; never more instructions
+	 * than either level, with a worst path no longer than level 2's. */
+	printf("\n== targets (every profile and family)\n");
+	for (size_t i = 0; i < nres; i++) {
+		const struct result *r = &res[i];
+		if (!r->g[C_SCMPC].ok || !r->g[C_L1].ok || !r->g[C_L2].ok)
+			continue;
+		uint64_t lns = r->ns[C_L1] < r->ns[C_L2] ? r->ns[C_L1] : r->ns[C_L2];
+		target(r->ns[C_SCMPC] <= lns, "%s: compile %.3f ms with the check <= libseccomp's %.3f ms",
+		       r->label, r->ns[C_SCMPC] / 1e6, lns / 1e6);
+		unsigned w[NCOMP] = { 0 };
+		for (int c = 0; c < NCOMP; c++) {
+			for (size_t a = 0; a < r->nabi; a++)
+				w[c] = r->abi[c][a].worst > w[c] ? r->abi[c][a].worst : w[c];
+			for (size_t a = 0; a < r->nas; a++)
+				w[c] = r->as[a].worst[c] > w[c] ? r->as[a].worst[c] : w[c];
+		}
+		size_t lmin = r->g[C_L1].len < r->g[C_L2].len ? r->g[C_L1].len : r->g[C_L2].len;
+		target(r->g[C_SCMPC].len <= lmin && w[C_SCMPC] <= w[C_L2],
+		       "%s: %zu instructions <= min(L1, L2) %zu, worst path %u <= L2's %u", r->label,
+		       r->g[C_SCMPC].len, lmin, w[C_SCMPC], w[C_L2]);
+	}
+	for (size_t i = 0; i < nfam; i++) {
+		const struct fam_row *f = &fams[i];
+		if (!f->ok[C_SCMPC] || !f->ok[C_L1] || !f->ok[C_L2]) {
+			target(false, "%s: all three compilers built it", f->label);
+			continue;
+		}
+		uint64_t lns = f->ns[C_L1] < f->ns[C_L2] ? f->ns[C_L1] : f->ns[C_L2];
+		target(f->ns[C_SCMPC] <= lns, "%s: compile %.3f ms with the check <= libseccomp's %.3f ms",
+		       f->label, f->ns[C_SCMPC] / 1e6, lns / 1e6);
+		size_t lmin = f->len[C_L1] < f->len[C_L2] ? f->len[C_L1] : f->len[C_L2];
+		target(f->len[C_SCMPC] <= lmin && f->worst[C_SCMPC] <= f->worst[C_L2],
+		       "%s: %zu instructions <= min(L1, L2) %zu, worst path %u <= L2's %u", f->label,
+		       f->len[C_SCMPC], lmin, f->worst[C_SCMPC], f->worst[C_L2]);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(rs); i++) {
+		if (!rs[i] || rs[i] > 8)
+			continue;
+		if (!g[i].ok[0] || !g[i].ok[1] || !g[i].worst[0] || !g[i].worst[1]) {
+			target(false, "growth R=%u: both compilers built it", rs[i]);
+			continue;
+		}
+		target(g[i].len[0] <= g[i].len[1] && g[i].worst[0] <= g[i].worst[1],
+		       "growth R=%u: %zu instructions <= L2's %zu, worst path %u <= L2's %u", rs[i],
+		       g[i].len[0], g[i].len[1], g[i].worst[0], g[i].worst[1]);
+	}
 	printf("  %u passed, %u missed\n", passed, missed);
 
 	for (size_t i = 0; i < nres; i++)

@@ -5,7 +5,10 @@
 #include <string.h>
 #include <time.h>
 #include "emit.h"
+#include "layout.h"
 #include "lower.h"
+#include "lsc_tree.h"
+#include "split.h"
 
 static uint64_t now_ns(void)
 {
@@ -14,12 +17,127 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The lean program.  Argument checks are laid out for the shortest worst
+ * path, which can take more instructions than a chain of their tests
+ * (four values: a jge and two jeq pairs, 5 instructions 3 deep, against a
+ * 4-deep chain of 4).  The lean lowering lays them out size first
+ * (LAYOUT_ARGS_COMPACT): a tree's path is at most its size, which is at
+ * most the chain's, so no call's checks run longer than the chain that
+ * libseccomp tests them with.  That bounds each call's path, but the
+ * program's worst path still grows (by one compare for four values, by
+ * dozens for a set of forty), so it is paid only where the path-first
+ * program has lost what justifies it, being smaller than the chain
+ * layout: one jeq per call and each call's checks as libseccomp chains
+ * them (lsc_tree.c's model of its tree), the program of its level 1.
+ * Only its compares are counted, a lower bound (no loads, no returns,
+ * no header): a program no larger than that is surely no larger than
+ * level 1's, and only those keep their paths without a second look.
+ * Docker's profile is a fifth of that and keeps its paths even though
+ * one call's checks could be a compare shorter (personality); hundreds of
+ * calls with a few values each, thousands of values on one call, or sets
+ * of 64-bit values are larger than it, and get the lean program.
+ */
+static size_t calls_named(const scmpc_policy *p, const struct arch_view *views)
+{
+	size_t n = 0;
+	for (size_t a = 0; a < p->narches; a++)
+		for (size_t i = 0; i < views[a].nrs; i++)
+			n += i == 0 || views[a].rs[i].nr != views[a].rs[i - 1].nr;
+	return n;
+}
+
+/* The conditional jumps reachable from ROOT; SIZE_MAX on ENOMEM. */
+static size_t jumps_of(const struct dag *g, uint32_t root)
+{
+	uint8_t *seen = calloc(g->n, 1);
+	uint32_t *stack = malloc(g->n * sizeof(*stack));
+	size_t sp = 0, n = 0;
+	if (!seen || !stack) {
+		free(seen);
+		free(stack);
+		return SIZE_MAX;
+	}
+	stack[sp++] = root;
+	seen[root] = 1;
+	while (sp) {
+		const struct node *x = dag_node(g, stack[--sp]);
+		n += x->kind == N_JMP;
+		uint32_t kids[2] = { x->kind == N_RET ? NODE_NONE : x->a,
+				     x->kind == N_JMP ? x->b : NODE_NONE };
+		for (int k = 0; k < 2; k++)
+			if (kids[k] != NODE_NONE && !seen[kids[k]]) {
+				seen[kids[k]] = 1;
+				stack[sp++] = kids[k];
+			}
+	}
+	free(seen);
+	free(stack);
+	return n;
+}
+
+/* The compares of the chain layout; SIZE_MAX when a call's tree cannot
+ * be had (then the path-first program stands). */
+static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
+{
+	struct dag g;
+	size_t total = 0, *pos = NULL, cap = 0;
+	dag_init(&g);
+	for (size_t a = 0; a < p->narches && total != SIZE_MAX; a++) {
+		const struct arch_view *v = &views[a];
+		for (size_t i = 0, j; i < v->nrs && total != SIZE_MAX; i = j) {
+			size_t n = 0;
+			bool plain = false;
+			for (j = i; j < v->nrs && v->rs[j].nr == v->rs[i].nr; j++) {
+				plain |= view_rule(p, v, j)->nconds == 0;
+				if (!array_reserve(&pos, &cap, n, sizeof(*pos), 16)) {
+					total = SIZE_MAX;
+					break;
+				}
+				pos[n++] = j;
+			}
+			if (total == SIZE_MAX)
+				break;
+			total += 1;	/* the call's jeq */
+			if (plain)
+				continue;
+			struct lsc_tree *t;
+			uint32_t none = dag_ret(&g, p->def_action), root = NODE_NONE;
+			size_t jumps = SIZE_MAX;
+			if (lsc_tree_build(&t, p, v, pos, n, NULL) == 0) {
+				root = lsc_tree_lower(&g, t, v->info, none);
+				lsc_tree_free(t);
+			}
+			if (root != NODE_NONE && !g.oom)
+				jumps = jumps_of(&g, root);
+			total = jumps == SIZE_MAX ? SIZE_MAX : total + jumps;
+		}
+	}
+	free(pos);
+	dag_fini(&g);
+	return total;
+}
+
+/* P lowered (argument checks laid out size first when COMPACT) and emitted. */
+static int lower_emit(const scmpc_policy *p, struct arch_view *views,
+		      const struct scmpc_compile_opts *o, bool compact, struct sock_filter **insns,
+		      size_t *len, scmpc_diag *d)
+{
+	struct dag g;
+	dag_init(&g);
+	int64_t root = (o->flags & SCMPC_COMPILE_NAIVE)
+			       ? lower_naive(&g, p, views, d)
+			       : lower_policy(&g, p, views, compact, o->hot, d);
+	int err = root < 0 ? (int)root : emit_program(&g, (uint32_t)root, insns, len, d);
+	dag_fini(&g);
+	return err;
+}
+
 SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_opts *o,
 			    scmpc_prog **out, scmpc_diag *d)
 {
 	struct scmpc_compile_opts opts;
 	struct arch_view views[SCMPC_ARCH_COUNT];
-	struct dag g;
 	struct sock_filter *insns = NULL;
 	size_t len = 0;
 	uint64_t t0 = now_ns();
@@ -46,22 +164,29 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 
 	/* Argument checks are laid out for the shortest worst path; when that
 	 * makes the program too long for the kernel, once more for size. */
-	for (int compact = 0; compact < 2; compact++) {
-		dag_init(&g);
-		int64_t root = (opts.flags & SCMPC_COMPILE_NAIVE)
-				       ? lower_naive(&g, p, views, d)
-				       : lower_policy(&g, p, views, compact, d);
-		if (root < 0) {
-			err = (int)root;
-			goto out;
+	err = lower_emit(p, views, &opts, false, &insns, &len, d);
+	if (err == -E2BIG && !(opts.flags & SCMPC_COMPILE_NAIVE))
+		err = lower_emit(p, views, &opts, true, &insns, &len, d);
+	else if (err == 0 && !(opts.flags & SCMPC_COMPILE_NAIVE) && len > calls_named(p, views) &&
+		 len > chain_layout(p, views)) {
+		struct sock_filter *lean = NULL;
+		size_t lean_len = 0;
+		/* Failing, it leaves the path-first program, so it says nothing. */
+		if (lower_emit(p, views, &opts, true, &lean, &lean_len, NULL) == 0 &&
+		    lean_len < len) {
+			free(insns);
+			insns = lean;
+			len = lean_len;
+			lean = NULL;
 		}
-		err = emit_program(&g, (uint32_t)root, &insns, &len, d);
-		dag_fini(&g);
-		if (err != -E2BIG || compact || (opts.flags & SCMPC_COMPILE_NAIVE))
-			break;
+		free(lean);
 	}
-	if (err < 0)
+	if (err < 0) {
+		/* Past 4096 instructions: say whether a stack of programs would do. */
+		if (err == -E2BIG && !(opts.flags & (SCMPC_COMPILE_NAIVE | COMPILE_NO_SPLIT_HINT)))
+			split_hint(p, d);
 		goto out;
+	}
 	/* Both checks run on every compile: a compiler bug must surface here,
 	 * never as a kernel EINVAL or a hole in someone's sandbox. */
 	if ((err = scmpc_verify_insns(insns, len, d)) < 0) {
@@ -91,7 +216,6 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 	err = 0;
 out:
 	free(insns);
-	dag_fini(&g);
 	policy_views_fini(p, views, p->narches);
 	return err;
 }

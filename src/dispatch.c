@@ -141,8 +141,47 @@ static bool number_part(struct dag *g, const scmpc_policy *p, const struct arch_
 	return push_gap(g, p, v, rv, next, hi, hot_lo);
 }
 
+/*
+ * A workload's weights on the ranges: each range carries the calls that
+ * land in it and pay for the filter, scaled so the whole workload weighs
+ * HOT_SCALE, on top of its weight without a workload (at most 1024 in
+ * all), which then only tells apart trees the workload does not.  A call
+ * the kernel serves from its action cache (a constant ALLOW of an ABI it
+ * caches) never runs the filter and weighs nothing.  False when no call
+ * pays, so the tree is laid out as without a workload.
+ */
+#define HOT_SCALE (1u << 30)
+
+static bool hot_weights(struct dag *g, struct range_vec *rv, const struct hot_call *calls,
+			size_t ncalls)
+{
+	double total = 0;
+	size_t c = 0;
+	/* First pass: the paying count per range, kept in a scratch array. */
+	double *raw = calloc(rv->n ? rv->n : 1, sizeof(*raw));
+	if (!raw) {
+		g->oom = true;
+		return false;
+	}
+	for (size_t i = 0; i < rv->n; i++) {
+		uint32_t hi = i + 1 < rv->n ? rv->v[i + 1].lo - 1 : UINT32_MAX;
+		const struct node *nd = dag_node(g, rv->v[i].node);
+		bool const_allow = nd->kind == N_RET && nd->k == SCMPC_ACT_ALLOW;
+		for (; c < ncalls && calls[c].nr <= hi; c++)
+			if (calls[c].nr >= rv->v[i].lo && !(const_allow && calls[c].cached))
+				raw[i] += (double)calls[c].count;
+		total += raw[i];
+	}
+	if (total > 0)
+		for (size_t i = 0; i < rv->n; i++)
+			rv->v[i].weight += (uint32_t)(raw[i] / total * HOT_SCALE + 0.5);
+	free(raw);
+	return total > 0;
+}
+
 static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct arch_view *views,
-			    const struct segment *segs, size_t nseg, uint32_t hot_lo, bool compact)
+			    const struct segment *segs, size_t nseg, uint32_t hot_lo, bool compact,
+			    const struct hot_call *calls, size_t ncalls)
 {
 	struct range_vec rv = { 0 };
 	uint32_t root = NODE_NONE;
@@ -195,7 +234,8 @@ static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct a
 		minus1 = dag_ret(g, limit_hits(top, UINT32_MAX) ? top->action : p->def_action);
 	if (!push_range(g, &rv, UINT32_MAX, UINT32_MAX, minus1, hot_lo))
 		goto out;
-	root = layout_tree(g, rv.v, rv.n, LAYOUT_NUMBERS);
+	root = hot_weights(g, &rv, calls, ncalls) ? hot_layout(g, rv.v, rv.n)
+						  : layout_tree(g, rv.v, rv.n, LAYOUT_NUMBERS);
 out:
 	range_vec_free(&rv);
 	return root;
@@ -211,7 +251,7 @@ static const struct arch_view *find_view(const struct arch_view *views, size_t n
 }
 
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
-		     bool compact, scmpc_diag *d)
+		     bool compact, const scmpc_workload *hot, scmpc_diag *d)
 {
 	/* One section per AUDIT_ARCH value, in the policy's order. */
 	uint32_t audits[SCMPC_ARCH_COUNT], sections[SCMPC_ARCH_COUNT];
@@ -262,7 +302,21 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 				segs[kept++] = segs[k];
 		}
 		nseg = kept;
-		uint32_t tree = number_tree(g, p, views, segs, nseg, hot_lo, compact);
+		/* A workload's entries without an ABI are calls of the section's
+		 * own: x86_64's, not x32's, when the policy has both. */
+		struct hot_call *calls = NULL;
+		long ncalls = 0;
+		if (hot) {
+			enum scmpc_arch own = segs[0].v ? segs[0].v->arch : ai->arch;
+			ncalls = hot_calls(hot, p, ai->audit, own, &calls);
+			if (ncalls < 0) {
+				g->oom = true;
+				break;
+			}
+		}
+		uint32_t tree = number_tree(g, p, views, segs, nseg, hot_lo, compact, calls,
+					    (size_t)ncalls);
+		free(calls);
 		if (tree == NODE_NONE)
 			break;
 		audits[naudit] = ai->audit;

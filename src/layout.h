@@ -23,6 +23,10 @@ enum layout_goal {
 	LAYOUT_ARGS_COMPACT,	/* size first: for programs that do not fit otherwise */
 };
 uint32_t layout_tree(struct dag *g, const struct range *ranges, size_t n, enum layout_goal goal);
+/* The search tree over RANGES (as layout_tree()) with the least weighted
+ * depth among those whose worst path, measured as LAYOUT_NUMBERS measures
+ * it, is at most SCMPC_HOT_SLACK above the least possible. */
+uint32_t hot_layout(struct dag *g, const struct range *ranges, size_t n);
 
 /* Append [lo, ...) -> node to a growing array, merging with the last range
  * when it decides the same.  Returns false on ENOMEM. */

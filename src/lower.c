@@ -60,6 +60,11 @@ struct lprob {
 	struct lcond *conds;
 	uint8_t *st;
 	size_t nconds;
+	/* Bits of variable kvar (-1: none) that mask tests on the way here
+	 * have fixed: a later test on it that they decide is no test, and a
+	 * piece of its domain they exclude is no piece. */
+	int kvar;
+	uint32_t ones, zeros;
 };
 
 struct piece {
@@ -147,6 +152,42 @@ static void mask_half(const struct lcond *c, uint8_t st, uint32_t *m, uint32_t *
 	*d = (uint32_t)(hi ? c->value2 >> 32 : c->value2);
 }
 
+/* Whether some x in [A, B] has every bit of ONES set and none of ZEROS.
+ * The least such x >= A keeps A's bits above some position i, where A has
+ * a 0 and x a 1, and only ONES below it (or is A itself): the lowest i
+ * whose prefix of A is allowed gives it. */
+static bool bits_fit(uint32_t a, uint32_t b, uint32_t ones, uint32_t zeros)
+{
+	if ((a & ones) == ones && (a & zeros) == 0)
+		return true;
+	for (unsigned i = 0; i < 32; i++) {
+		uint32_t bit = 1u << i, low = bit - 1, above = ~(low | bit);
+		if ((a & bit) || (zeros & bit) || ((a & ones) ^ ones) & above || (a & zeros & above))
+			continue;
+		uint32_t x = (a & above) | bit | (ones & low);
+		return x <= b;
+	}
+	return false;
+}
+
+/* A mask condition's outcome on its variable when the known bits settle
+ * it: OUT_FALSE, or its outcome when it passes; OUT_RESID + 1 when the
+ * bits leave it open. */
+static uint8_t mask_known(const struct lprob *pb, size_t ci, unsigned var)
+{
+	const struct lcond *lc = &pb->conds[ci];
+	uint32_t m, d;
+	if (lc->op != SCMPC_OP_MASKED_EQ || pb->kvar != (int)var)
+		return OUT_RESID + 1;
+	mask_half(lc, pb->st[ci], &m, &d);
+	if ((m & pb->ones & ~d) || (m & pb->zeros & d))
+		return OUT_FALSE;
+	if (m & ~(pb->ones | pb->zeros))
+		return OUT_RESID + 1;
+	bool hi = lc->wide && pb->st[ci] == ST_PENDING;
+	return hi && (uint32_t)lc->value != 0 ? OUT_RESID : OUT_TRUE;
+}
+
 /* What a condition resolves to on its current variable, as pieces of the
  * 32-bit domain.  Returns 0 when it needs a mask test instead. */
 static size_t cond_pieces(const struct lcond *c, uint8_t st, struct piece *out)
@@ -214,6 +255,7 @@ static void prob_free(struct lprob *pb)
 static bool prob_alloc(struct lctx *c, struct lprob *pb, size_t nterms, size_t nconds)
 {
 	memset(pb, 0, sizeof(*pb));
+	pb->kvar = -1;
 	pb->terms = malloc((nterms ? nterms : 1) * sizeof(*pb->terms));
 	pb->conds = malloc((nconds ? nconds : 1) * sizeof(*pb->conds));
 	pb->st = malloc(nconds ? nconds : 1);
@@ -323,6 +365,19 @@ static uint32_t build_mask_test(struct lctx *c, const struct lprob *pb, size_t w
 	}
 	in.st = sin;
 	out.st = sout;
+	/* What each side learns of the word's bits. */
+	if (pb->kvar != (int)var)
+		in.ones = in.zeros = 0;
+	in.kvar = (int)var;
+	out.kvar = in.kvar;
+	out.ones = in.ones;
+	out.zeros = in.zeros;
+	in.ones |= d;
+	in.zeros |= m & ~d;
+	if (d == 0 && (m & (m - 1)) == 0)
+		out.ones |= m;
+	else if (d == m && (m & (m - 1)) == 0)
+		out.zeros |= m;
 	uint32_t node;
 	bool keeps_a = d == 0 || (m & (m - 1)) == 0;
 	int after = keeps_a ? (int)var : -1;
@@ -475,6 +530,13 @@ static uint32_t build_partition(struct lctx *c, const struct lprob *pb, unsigned
 		uint32_t lo = s.ev[e].lo;
 		for (; e < nev && s.ev[e].lo == lo; e++)
 			sweep_set(&s, s.ev[e].cond, s.ev[e].out);
+		/* A piece no value of the word can reach (the mask tests above
+		 * fixed bits it lacks) decides nothing: its neighbours take it. */
+		uint32_t end = e < nev ? s.ev[e].lo - 1 : UINT32_MAX;
+		if (pb->kvar == (int)var && !bits_fit(lo, end, pb->ones, pb->zeros))
+			continue;
+		if (rv.n == 0)
+			lo = 0;
 		struct lprob child;
 		if (!sweep_child(c, pb, &s, &child))
 			goto out;
@@ -483,7 +545,9 @@ static uint32_t build_partition(struct lctx *c, const struct lprob *pb, unsigned
 		if (sub == NODE_NONE || !range_push(&rv, lo, sub, 1, true))
 			goto out;
 	}
-	node = layout_tree(c->g, rv.v, rv.n, c->goal);
+	/* Bits that exclude every piece cannot be: the tests above settle a
+	 * mask they decide instead of testing it.  Any node would do. */
+	node = rv.n ? layout_tree(c->g, rv.v, rv.n, c->goal) : dag_ret(c->g, pb->fallback);
 	if (node != NODE_NONE && held != (int)var)
 		node = dag_ld(c->g, var_offset(c, var), node);
 out:
@@ -494,16 +558,54 @@ out:
 	return node;
 }
 
-/* PB's terms are all relevant: test the next variable. */
+/* PB's terms are all relevant: test the next variable.  Of several mask
+ * tests on it, one that leaves A intact (a jset) goes first: an `and`
+ * first would make each test after it on both of its sides load the word
+ * again (a 64-bit mask pair cost three loads of one high word). */
 static uint32_t build_tests(struct lctx *c, const struct lprob *pb, int held)
 {
 	unsigned var = next_var(pb);
+	size_t pick = SIZE_MAX;
+	if (pb->kvar == (int)var) {
+		uint8_t *st = NULL;
+		for (size_t ci = 0; ci < pb->nconds; ci++) {
+			uint8_t k;
+			if (pb->st[ci] >= ST_TRUE || var_of(&pb->conds[ci], pb->st[ci]) != var ||
+			    (k = mask_known(pb, ci, var)) > OUT_RESID)
+				continue;
+			if (!st) {
+				if (!(st = malloc(pb->nconds))) {
+					c->g->oom = true;
+					return NODE_NONE;
+				}
+				memcpy(st, pb->st, pb->nconds);
+			}
+			st[ci] = apply_out(k);
+		}
+		if (st) {
+			struct lprob known = *pb;
+			known.st = st;
+			uint32_t node = build(c, &known, held);
+			free(st);
+			return node;
+		}
+	}
 	for (size_t ci = 0; ci < pb->nconds; ci++) {
 		struct piece pc[3];
-		if (pb->st[ci] < ST_TRUE && var_of(&pb->conds[ci], pb->st[ci]) == var &&
-		    cond_pieces(&pb->conds[ci], pb->st[ci], pc) == 0)
-			return build_mask_test(c, pb, ci, var, held);
+		uint32_t m, d;
+		if (pb->st[ci] >= ST_TRUE || var_of(&pb->conds[ci], pb->st[ci]) != var ||
+		    cond_pieces(&pb->conds[ci], pb->st[ci], pc) != 0)
+			continue;
+		mask_half(&pb->conds[ci], pb->st[ci], &m, &d);
+		if (d == 0 || (m & (m - 1)) == 0) {
+			pick = ci;
+			break;
+		}
+		if (pick == SIZE_MAX)
+			pick = ci;
 	}
+	if (pick != SIZE_MAX)
+		return build_mask_test(c, pb, pick, var, held);
 	return build_partition(c, pb, var, held);
 }
 
@@ -532,6 +634,9 @@ static uint32_t build(struct lctx *c, const struct lprob *pb, int held)
 			nconds += rel[t] ? pb->terms[t].n : 0;
 		if (prob_alloc(c, &sub, nrel, nconds)) {
 			sub.fallback = result;
+			sub.kvar = pb->kvar;
+			sub.ones = pb->ones;
+			sub.zeros = pb->zeros;
 			for (size_t t = 0; t < pb->nterms; t++)
 				if (rel[t])
 					prob_take(&sub, pb, pb->st, t);

@@ -7,9 +7,11 @@
 
 /* The decision DAG of a whole policy (dispatch.c): arch dispatch, per-ABI
  * number trees, and below each call lower_syscall()'s argument checks.
- * COMPACT lays argument checks out for size rather than path length.  Returns the root node, or a negative errno. */
+ * COMPACT lays argument checks out for size rather than path length; HOT
+ * (or NULL) is the workload the number trees are laid out for.  Returns
+ * the root node, or a negative errno. */
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
-		     bool compact, scmpc_diag *d);
+		     bool compact, const scmpc_workload *hot, scmpc_diag *d);
 
 /* The same decisions as one linear chain, without any optimisation. */
 int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *views,

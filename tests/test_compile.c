@@ -16,8 +16,10 @@
 #include <string.h>
 #include <cmocka.h>
 #include <linux/audit.h>
+#include "lsc_ref.h"
 #include "oracle.h"
 #include "scmpc.h"
+#include "testutil.h"
 
 struct fx {
 	scmpc_diag *d;
@@ -244,9 +246,16 @@ static void test_value_set_is_a_search(void **state)
 				 in ? SCMPC_ACT_ALLOW : SCMPC_ACT_ERRNO(1));
 		worst = steps > worst ? steps : worst;
 	}
-	/* 129 ranges of arg1: a search is 8 deep; with the header, the number
-	 * tree and one load that stays well under 20. */
-	assert_true(worst <= 16);
+	/* A policy that is this set and nothing else: a search (8 deep, about
+	 * 95 instructions) would be larger than the chain of 64 jeq that
+	 * libseccomp's level 1 makes, so the set is that chain (see
+	 * compile.c): header (ld arch, jeq, ld nr), two number tests, one
+	 * load, 64 jeq and a return executed at most; the 64 jeq, the load,
+	 * those five and the unknown-number tail (4 tests) and 3 returns in
+	 * all.  In a profile with calls enough for its number search to save
+	 * more, the set stays a search (test_lean_is_kept_from_profiles). */
+	assert_true(worst <= 3 + 2 + 1 + 64 + 1);
+	assert_true(scmpc_prog_len(prog) <= 64 + 1 + 5 + 4 + 3);
 	/* One load of the argument (no high word: 32-bit), one of each return. */
 	assert_int_equal(loads_of(prog, 24), 1);
 	assert_int_equal(loads_of(prog, 28), 0);
@@ -587,6 +596,382 @@ static void test_tautologies_cacheable(void **state)
 	scmpc_diag_free(d);
 }
 
+/* Whether the path the program takes for (A, NR) loads an argument word
+ * before it returns.  Until the first such load the path cannot depend on
+ * the arguments, so one run with zero arguments answers for all of them. */
+static bool path_loads_args(const scmpc_prog *prog, enum scmpc_arch a, uint32_t nr)
+{
+	struct seccomp_data sd = { .nr = (int)nr, .arch = scmpc_arch_audit(a) };
+	size_t path[4096], npath = 0;
+	uint32_t ret;
+	const struct sock_filter *f = scmpc_prog_insns(prog);
+	assert_int_equal(scmpc_emulate_trace(f, scmpc_prog_len(prog), &sd, &ret, path, 4096, &npath), 0);
+	for (size_t i = 0; i < npath; i++)
+		if (BPF_CLASS(f[path[i]].code) == BPF_LD &&
+		    f[path[i]].k >= offsetof(struct seccomp_data, args))
+			return true;
+	return false;
+}
+
+/* The restrictive merge, written out: of the rules whose conditions all
+ * hold, the action the kernel ranks most restrictive, then the lower
+ * data; the default when none holds. */
+struct trule {
+	uint32_t action;
+	struct scmpc_cond c[2];
+	size_t n;
+};
+
+static uint32_t oracle_decide(const struct trule *r, size_t nr, uint32_t def, const uint64_t *args)
+{
+	bool any = false;
+	uint32_t best = 0;
+	for (size_t i = 0; i < nr; i++) {
+		bool all = true;
+		for (size_t k = 0; k < r[i].n; k++)
+			all &= oracle_cond(&r[i].c[k], args[r[i].c[k].arg], false);
+		if (!all)
+			continue;
+		int32_t rank = (int32_t)(r[i].action & 0xffff0000U), brank = (int32_t)(best & 0xffff0000U);
+		if (!any || rank < brank || (rank == brank && (r[i].action & 0xffff) < (best & 0xffff)))
+			best = r[i].action;
+		any = true;
+	}
+	return any ? best : def;
+}
+
+static void grid_add(uint32_t *v, size_t *n, uint32_t x)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] == x)
+			return;
+	v[(*n)++] = x;
+}
+
+/* Random rule sets for one call, conditions on two arguments with
+ * constants near 0, 2^32 and 2^64 (tautologies such as `>= 0` and
+ * `<= 2^64-1`, contradictions, complementary pairs, masks against ranges),
+ * 64- and 32-bit.  Every comparison's outcome is constant on the cells of
+ * the grid cut at 0, c and c + 1 of each constant's high and low word, and
+ * each corner is also taken with every mask's bits set and clear, so the
+ * independent oracle says which calls do not depend on their arguments;
+ * each of those must load no argument word before returning (the kernel
+ * then caches an ALLOW), whatever rules express it; the others must read
+ * one. */
+static void test_argument_free_decisions_fold(void **state)
+{
+	(void)state;
+	static const uint64_t ks[] = { 0, 1, 2, 0xffffffffULL, 0x100000000ULL, 0x100000001ULL,
+				       UINT64_MAX - 1, UINT64_MAX };
+	static const uint64_t masks[] = { 1, 3, 0x80000000ULL, 0x100000000ULL, 0x100000001ULL };
+	static const uint32_t acts[] = { SCMPC_ACT_ALLOW, SCMPC_ACT_ALLOW, SCMPC_ACT_LOG,
+					 SCMPC_ACT_ERRNO(5) };
+	const uint32_t def = SCMPC_ACT_ERRNO(1);
+	uint64_t seed = 0x5eed15;
+	unsigned constant = 0, constant_allow = 0, dependent = 0;
+	uint32_t read = nr_of(SCMPC_ARCH_X86_64, "read");
+#define RND(n) ((uint32_t)((seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (n))
+	for (int iter = 0; iter < 600; iter++) {
+		struct trule tr[6];
+		size_t ntr = 1 + RND(4);
+		for (size_t i = 0; i < ntr; i++) {
+			tr[i].action = acts[RND(4)];
+			tr[i].n = 1 + RND(2);
+			for (size_t k = 0; k < tr[i].n; k++) {
+				struct scmpc_cond *c = &tr[i].c[k];
+				*c = (struct scmpc_cond){
+					.arg = (uint8_t)RND(2), .op = (enum scmpc_op)(SCMPC_OP_EQ + RND(7)),
+					.value = ks[RND(8)], .flags = RND(4) == 0 ? SCMPC_COND_32BIT : 0 };
+				if (c->op == SCMPC_OP_MASKED_EQ) {
+					c->value = masks[RND(5)];
+					c->value2 = RND(2) ? c->value : 0;
+				}
+			}
+		}
+		/* A complementary pair on one comparison: together always true. */
+		if (RND(3) == 0 && ntr < 6) {
+			static const enum scmpc_op neg[][2] = {
+				{ SCMPC_OP_EQ, SCMPC_OP_NE }, { SCMPC_OP_LT, SCMPC_OP_GE },
+				{ SCMPC_OP_LE, SCMPC_OP_GT } };
+			size_t w = RND(3);
+			tr[ntr] = tr[0];
+			tr[ntr].n = 1;
+			tr[0].c[0].op = neg[w][0];
+			tr[ntr].c[0].op = neg[w][1];
+			ntr++;
+		}
+		scmpc_diag *d = scmpc_diag_new();
+		scmpc_policy *p = policy(d, def, SCMPC_ARCH_X86_64);
+		for (size_t i = 0; i < ntr; i++)
+			rule(p, d, "read", tr[i].action, tr[i].c, tr[i].n);
+		scmpc_prog *prog = compile(p, d, 0);
+
+		uint32_t hi[2][256], lo[2][256];
+		size_t nhi[2] = { 0, 0 }, nlo[2] = { 0, 0 };
+		for (int a = 0; a < 2; a++) {
+			grid_add(hi[a], &nhi[a], 0);
+			grid_add(lo[a], &nlo[a], 0);
+		}
+		for (size_t i = 0; i < ntr; i++)
+			for (size_t k = 0; k < tr[i].n; k++) {
+				const struct scmpc_cond *c = &tr[i].c[k];
+				uint32_t h = (uint32_t)(c->value >> 32), l = (uint32_t)c->value;
+				grid_add(hi[c->arg], &nhi[c->arg], h);
+				grid_add(hi[c->arg], &nhi[c->arg], h + 1);
+				grid_add(lo[c->arg], &nlo[c->arg], l);
+				grid_add(lo[c->arg], &nlo[c->arg], l + 1);
+			}
+		/* A mask splits each cell by its bits: each corner with them
+		 * set and clear. */
+		for (size_t i = 0; i < ntr; i++)
+			for (size_t k = 0; k < tr[i].n; k++) {
+				const struct scmpc_cond *c = &tr[i].c[k];
+				if (c->op != SCMPC_OP_MASKED_EQ)
+					continue;
+				uint32_t mh = (uint32_t)(c->value >> 32), ml = (uint32_t)c->value;
+				for (size_t g = 0, n = nhi[c->arg]; g < n; g++) {
+					grid_add(hi[c->arg], &nhi[c->arg], hi[c->arg][g] | mh);
+					grid_add(hi[c->arg], &nhi[c->arg], hi[c->arg][g] & ~mh);
+				}
+				for (size_t g = 0, n = nlo[c->arg]; g < n; g++) {
+					grid_add(lo[c->arg], &nlo[c->arg], lo[c->arg][g] | ml);
+					grid_add(lo[c->arg], &nlo[c->arg], lo[c->arg][g] & ~ml);
+				}
+			}
+		bool first = true, same = true;
+		uint32_t want0 = 0;
+		for (size_t h0 = 0; h0 < nhi[0]; h0++)
+			for (size_t l0 = 0; l0 < nlo[0]; l0++)
+				for (size_t h1 = 0; h1 < nhi[1]; h1++)
+					for (size_t l1 = 0; l1 < nlo[1]; l1++) {
+						uint64_t args[2] = {
+							((uint64_t)hi[0][h0] << 32) | lo[0][l0],
+							((uint64_t)hi[1][h1] << 32) | lo[1][l1] };
+						uint32_t want = oracle_decide(tr, ntr, def, args);
+						assert_int_equal(run(prog, SCMPC_ARCH_X86_64, read, args[0],
+								     args[1], NULL), want);
+						if (first)
+							want0 = want;
+						same &= want == want0;
+						first = false;
+					}
+		uint32_t audit = scmpc_arch_audit(SCMPC_ARCH_X86_64);
+		int cached = scmpc_cache_const_allow(scmpc_prog_insns(prog), scmpc_prog_len(prog),
+						     audit, read, NULL);
+		if (same) {
+			constant++;
+			constant_allow += want0 == SCMPC_ACT_ALLOW;
+			if (path_loads_args(prog, SCMPC_ARCH_X86_64, read))
+				fail_msg("policy %d: read decides 0x%x whatever its arguments, yet its "
+					 "path loads one", iter, want0);
+			assert_int_equal(cached, want0 == SCMPC_ACT_ALLOW);
+		} else {
+			dependent++;
+			assert_true(path_loads_args(prog, SCMPC_ARCH_X86_64, read));
+			assert_int_equal(cached, 0);
+		}
+		scmpc_prog_free(prog);
+		scmpc_policy_free(p);
+		scmpc_diag_free(d);
+	}
+#undef RND
+	/* Both kinds in numbers, so neither branch above went unexercised. */
+	print_message("%u argument-free decisions (%u ALLOW), %u argument-dependent\n", constant,
+		      constant_allow, dependent);
+	assert_true(constant >= 60 && constant_allow >= 20 && dependent >= 60);
+}
+
+/* How many jumps compare with K. */
+static unsigned jumps_with(const scmpc_prog *prog, uint32_t k)
+{
+	const struct sock_filter *f = scmpc_prog_insns(prog);
+	unsigned n = 0;
+	for (size_t i = 0; i < scmpc_prog_len(prog); i++)
+		n += BPF_CLASS(f[i].code) == BPF_JMP && BPF_OP(f[i].code) != BPF_JA && f[i].k == k;
+	return n;
+}
+
+/* libseccomp's program sizes for P at levels 1 and 2. */
+static void lsc_sizes(const scmpc_policy *p, size_t *l1, size_t *l2)
+{
+	char err[256];
+	for (int level = 1; level <= 2; level++) {
+		struct sock_filter *insns = NULL;
+		size_t len = 0;
+		if (lsc_compile(p, level, &insns, &len, err, sizeof(err)) < 0)
+			fail_msg("libseccomp L%d: %s", level, err);
+		free(insns);
+		*(level == 1 ? l1 : l2) = len;
+	}
+}
+
+/* 64-bit conditions on one argument share its high-word test: values with
+ * one high word are one high test and the low-word set; values under four
+ * high words one high-word search, then the low word once per high word;
+ * a range across high words tests the high word once.  Counts worked out
+ * by hand from those shapes; decisions from C comparisons. */
+static void test_wide_high_word_shared(void **state)
+{
+	(void)state;
+	const uint32_t a1_lo = 24, a1_hi = 28, a0_lo = 16, a0_hi = 20;	/* x86_64 offsets */
+	uint32_t ioctl = nr_of(SCMPC_ARCH_X86_64, "ioctl");
+	for (int mixed = 0; mixed < 2; mixed++) {
+		scmpc_diag *d = scmpc_diag_new();
+		scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+		for (uint64_t i = 0; i < 16; i++) {
+			uint64_t hi = mixed ? 4 + i % 4 : 7;
+			struct scmpc_cond c = { .arg = 1, .op = SCMPC_OP_EQ,
+						.value = (hi << 32) | (0x5400 + i * 3) };
+			rule(p, d, "ioctl", SCMPC_ACT_ALLOW, &c, 1);
+		}
+		scmpc_prog *prog = compile(p, d, 0);
+		assert_int_equal(loads_of(prog, a1_hi), 1);
+		assert_int_equal(loads_of(prog, a1_lo), mixed ? 4 : 1);
+		if (!mixed)
+			assert_int_equal(jumps_with(prog, 7), 1);
+		for (uint64_t i = 0; i < 16; i++) {
+			uint64_t hi = mixed ? 4 + i % 4 : 7, v = (hi << 32) | (0x5400 + i * 3);
+			assert_int_equal(run(prog, SCMPC_ARCH_X86_64, ioctl, 0, v, NULL), SCMPC_ACT_ALLOW);
+			assert_int_equal(run(prog, SCMPC_ARCH_X86_64, ioctl, 0, v + 1, NULL), SCMPC_ACT_ERRNO(1));
+			assert_int_equal(run(prog, SCMPC_ARCH_X86_64, ioctl, 0, v ^ (8ULL << 32), NULL),
+					 SCMPC_ACT_ERRNO(1));
+		}
+		scmpc_prog_free(prog);
+		scmpc_policy_free(p);
+		scmpc_diag_free(d);
+	}
+
+	/* 0x100000010 <= a0 <= 0x200000000: one high-word load and search
+	 * (below 1, 1, 2, above 2), the low word loaded under 1 and under 2. */
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	struct scmpc_cond r[2] = { { .arg = 0, .op = SCMPC_OP_GE, .value = 0x100000010ULL },
+				   { .arg = 0, .op = SCMPC_OP_LE, .value = 0x200000000ULL } };
+	rule(p, d, "ioctl", SCMPC_ACT_ALLOW, r, 2);
+	scmpc_prog *prog = compile(p, d, 0);
+	assert_int_equal(loads_of(prog, a0_hi), 1);
+	assert_int_equal(loads_of(prog, a0_lo), 2);
+	const uint64_t xs[] = { 0, 0x10, 0x10000000f, 0x100000010, 0x1ffffffff, 0x200000000,
+				0x200000001, 0x300000000, UINT64_MAX };
+	for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++)
+		assert_int_equal(run(prog, SCMPC_ARCH_X86_64, ioctl, xs[i], 0, NULL),
+				 xs[i] >= 0x100000010ULL && xs[i] <= 0x200000000ULL ? SCMPC_ACT_ALLOW
+										 : SCMPC_ACT_ERRNO(1));
+	scmpc_prog_free(prog);
+
+	/* Three 64-bit masks on a0: the high word's two tests need one load
+	 * when its jset goes before its `and` (libseccomp: 28). */
+	scmpc_policy_free(p);
+	p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	const uint64_t m[] = { 0x00ff0000000000ffULL, 0xf0f0, 0x100000001ULL };
+	for (int i = 0; i < 3; i++) {
+		struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_MASKED_EQ, .value = m[i],
+					.value2 = m[i] & 0x0101010101010101ULL };
+		rule(p, d, "clone", SCMPC_ACT_ALLOW, &c, 1);
+	}
+	prog = compile(p, d, 0);
+	assert_int_equal(loads_of(prog, a0_hi), 1);
+	size_t l1, l2;
+	lsc_sizes(p, &l1, &l2);
+	assert_true(scmpc_prog_len(prog) <= l1 && scmpc_prog_len(prog) <= l2);
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
+/* A mask test fixes bits of the word; a range on the same word that they
+ * exclude is no test, and a mask they decide is none either:
+ * a0 == 2^64-1 with bit 32 clear can never hold, bit 0 set and bit 1
+ * clear decide a0 & 3 == 1, and a0 & 1 with a0 & 3 == 2 can never both
+ * hold.  Each call's decision is constant, so its path loads nothing. */
+static void test_masks_fold_with_ranges(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	struct scmpc_cond never1[2] = {
+		{ .arg = 0, .op = SCMPC_OP_GT, .value = UINT64_MAX - 1 },
+		{ .arg = 0, .op = SCMPC_OP_MASKED_EQ, .value = 0x100000000ULL, .value2 = 0 } };
+	rule(p, d, "read", SCMPC_ACT_ALLOW, never1, 2);
+	struct scmpc_cond never2[2] = {
+		{ .arg = 0, .op = SCMPC_OP_MASKED_EQ, .value = 1, .value2 = 1 },
+		{ .arg = 0, .op = SCMPC_OP_MASKED_EQ, .value = 3, .value2 = 2 } };
+	rule(p, d, "write", SCMPC_ACT_LOG, never2, 2);
+	/* close: bit 0 set, or clear: every value */
+	struct scmpc_cond set = { .arg = 1, .op = SCMPC_OP_MASKED_EQ, .value = 1, .value2 = 1 };
+	struct scmpc_cond clr = { .arg = 1, .op = SCMPC_OP_MASKED_EQ, .value = 1, .value2 = 0 };
+	rule(p, d, "close", SCMPC_ACT_ALLOW, &set, 1);
+	rule(p, d, "close", SCMPC_ACT_ALLOW, &clr, 1);
+	scmpc_prog *prog = compile(p, d, 0);
+	const char *calls[] = { "read", "write", "close" };
+	for (int i = 0; i < 3; i++)
+		if (path_loads_args(prog, SCMPC_ARCH_X86_64, nr_of(SCMPC_ARCH_X86_64, calls[i])))
+			fail_msg("%s loads an argument", calls[i]);
+	assert_int_equal(run(prog, SCMPC_ARCH_X86_64, 0, UINT64_MAX, 0, NULL), SCMPC_ACT_ERRNO(1));
+	assert_int_equal(run(prog, SCMPC_ARCH_X86_64, 1, 3, 0, NULL), SCMPC_ACT_ERRNO(1));
+	assert_int_equal(scmpc_cache_const_allow(scmpc_prog_insns(prog), scmpc_prog_len(prog),
+						 scmpc_arch_audit(SCMPC_ARCH_X86_64), 3, NULL), 1);
+	/* no argument load is left anywhere */
+	for (size_t i = 0; i < scmpc_prog_len(prog); i++) {
+		const struct sock_filter *f = &scmpc_prog_insns(prog)[i];
+		if (BPF_CLASS(f->code) == BPF_LD)
+			assert_true(f->k < offsetof(struct seccomp_data, args));
+	}
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
+/* Tiny policies against a plain jeq chain, counted by hand, and against
+ * libseccomp.  On aarch64 the chain is `ld arch; jne; ld nr; jeq` per
+ * call, then the default, ALLOW and bad-arch returns: 6 + k.  x86_64 adds
+ * the x32 guard (`jge 0x40000000`, and -1 taken apart from it): 8 + k.  A
+ * section whose numbers all decide alike loads no number: 4 in all. */
+static void test_tiny_policies(void **state)
+{
+	(void)state;
+	const char *names[] = { "read", "write", "close", "openat" };
+	struct {
+		enum scmpc_arch a, b;	/* b: a second ABI, or NONE */
+		size_t nrules;
+		size_t chain;
+	} cases[] = {
+		{ SCMPC_ARCH_AARCH64, SCMPC_ARCH_NONE, 0, 4 },
+		{ SCMPC_ARCH_X86_64, SCMPC_ARCH_X32, 0, 4 },
+		{ SCMPC_ARCH_X86_64, SCMPC_ARCH_NONE, 0, 7 },
+		{ SCMPC_ARCH_AARCH64, SCMPC_ARCH_NONE, 1, 7 },
+		{ SCMPC_ARCH_AARCH64, SCMPC_ARCH_NONE, 2, 8 },
+		{ SCMPC_ARCH_AARCH64, SCMPC_ARCH_NONE, 3, 9 },
+		{ SCMPC_ARCH_X86_64, SCMPC_ARCH_NONE, 1, 9 },
+		{ SCMPC_ARCH_X86_64, SCMPC_ARCH_NONE, 2, 10 },
+		{ SCMPC_ARCH_X86_64, SCMPC_ARCH_NONE, 3, 11 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		scmpc_diag *d = scmpc_diag_new();
+		scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), cases[i].a);
+		if (cases[i].b != SCMPC_ARCH_NONE)
+			assert_int_equal(scmpc_policy_add_arch(p, cases[i].b, d), 0);
+		/* read, write, close (numbers apart on aarch64); openat far off */
+		for (size_t k = 0; k < cases[i].nrules; k++)
+			rule(p, d, names[k == 2 && cases[i].a == SCMPC_ARCH_X86_64 ? 3 : k],
+			     SCMPC_ACT_ALLOW, NULL, 0);
+		scmpc_prog *prog = compile(p, d, 0);
+		size_t len = scmpc_prog_len(prog), l1, l2;
+		if (len > cases[i].chain)
+			fail_msg("case %zu: %zu instructions, the jeq chain has %zu", i, len,
+				 cases[i].chain);
+		if (cases[i].nrules == 0 && cases[i].chain == 4)
+			assert_int_equal(loads_of(prog, offsetof(struct seccomp_data, nr)), 0);
+		lsc_sizes(p, &l1, &l2);
+		if (len > l1 || len > l2)
+			fail_msg("case %zu: %zu instructions, libseccomp %zu (L1) %zu (L2)", i, len,
+				 l1, l2);
+		scmpc_prog_free(prog);
+		scmpc_policy_free(p);
+		scmpc_diag_free(d);
+	}
+}
+
 static void test_too_complex(void **state)
 {
 	(void)state;
@@ -770,11 +1155,265 @@ static void test_verifier_catches_mutants(void **state)
 	scmpc_diag_free(d);
 }
 
+/* Steps and result of INSNS on SD, counted by this loop alone (loads of
+ * seccomp_data words, `and`, conditional jumps, `ja` and returns: all the
+ * two compilers emit here) so that both programs' paths are measured
+ * alike and apart from the emulator under test. */
+static unsigned raw_steps(const struct sock_filter *f, size_t len, const struct seccomp_data *sd,
+			  uint32_t *ret)
+{
+	uint32_t a = 0;
+	unsigned steps = 0;
+	for (size_t pc = 0; pc < len;) {
+		const struct sock_filter *x = &f[pc++];
+		steps++;
+		switch (BPF_CLASS(x->code)) {
+		case BPF_LD:
+			assert_int_equal(x->code, BPF_LD | BPF_W | BPF_ABS);
+			assert_true(x->k % 4 == 0 && x->k < sizeof(*sd));
+			memcpy(&a, (const char *)sd + x->k, 4);
+			break;
+		case BPF_ALU:
+			assert_int_equal(x->code, BPF_ALU | BPF_AND | BPF_K);
+			a &= x->k;
+			break;
+		case BPF_JMP: {
+			bool t;
+			switch (BPF_OP(x->code)) {
+			case BPF_JA: pc += x->k; continue;
+			case BPF_JEQ: t = a == x->k; break;
+			case BPF_JGT: t = a > x->k; break;
+			case BPF_JGE: t = a >= x->k; break;
+			case BPF_JSET: t = (a & x->k) != 0; break;
+			default: fail_msg("jump %#x", x->code); return 0;
+			}
+			pc += t ? x->jt : x->jf;
+			break;
+		}
+		case BPF_RET:
+			*ret = x->k;
+			return steps;
+		default:
+			fail_msg("instruction %#x", x->code);
+		}
+	}
+	fail_msg("ran off the end");
+	return 0;
+}
+
+struct probe_set {
+	struct seccomp_data *sd;
+	size_t n, cap;
+};
+
+static void probe_add(struct probe_set *ps, uint32_t nr, int arg, uint64_t v)
+{
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 256;
+		ps->sd = realloc(ps->sd, ps->cap * sizeof(*ps->sd));
+		assert_non_null(ps->sd);
+	}
+	struct seccomp_data sd = { .nr = (int)nr, .arch = AUDIT_ARCH_X86_64 };
+	sd.args[arg] = v;
+	ps->sd[ps->n++] = sd;
+}
+
+/* Both compilers' programs for P: scmpc's decides as WANT says on every
+ * probe, is no larger than libseccomp's level 2 program (and level 1's
+ * unless NOT_L1), and executes no more instructions on any probe than
+ * level 2's longest. */
+static void within_libseccomp(scmpc_policy *p, const struct probe_set *ps,
+			      uint32_t (*want)(const struct seccomp_data *), const char *what,
+			      bool not_l1)
+{
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_prog *prog = compile(p, d, 0);
+	struct sock_filter *l2 = NULL;
+	size_t l1len, l2len, len = scmpc_prog_len(prog);
+	char err[256];
+	lsc_sizes(p, &l1len, &l2len);
+	if (lsc_compile(p, 2, &l2, &l2len, err, sizeof(err)) < 0)
+		fail_msg("libseccomp L2: %s", err);
+	unsigned worst = 0, l2worst = 0;
+	for (size_t i = 0; i < ps->n; i++) {
+		uint32_t r, r2;
+		unsigned st = raw_steps(scmpc_prog_insns(prog), len, &ps->sd[i], &r);
+		unsigned st2 = raw_steps(l2, l2len, &ps->sd[i], &r2);
+		if (r != want(&ps->sd[i]))
+			fail_msg("%s: probe %zu gives %#x", what, i, r);
+		worst = st > worst ? st : worst;
+		l2worst = st2 > l2worst ? st2 : l2worst;
+	}
+	print_message("%s: %zu instructions (L1 %zu, L2 %zu), worst path %u (L2 %u)\n", what, len,
+		      l1len, l2len, worst, l2worst);
+	assert_true((not_l1 || len <= l1len) && len <= l2len);
+	assert_true(worst <= l2worst);
+	free(l2);
+	scmpc_prog_free(prog);
+	scmpc_diag_free(d);
+}
+
+static uint32_t growth_want(const struct seccomp_data *sd)
+{
+	uint64_t v = sd->args[0], base = (uint64_t)sd->nr << 16;
+	for (uint64_t j = 0; j < 4; j++)
+		if (v == base + 3 * j + 1)
+			return SCMPC_ACT_ALLOW;
+	return SCMPC_ACT_ERRNO(1);
+}
+
+static unsigned wide_n, wide_his;
+
+static uint64_t wide_value(unsigned i)
+{
+	return ((uint64_t)(wide_his == 1 ? 7 : 4 + i % wide_his) << 32) | (0x5400 + i * 3);
+}
+
+static uint32_t wide_want(const struct seccomp_data *sd)
+{
+	if (sd->nr != 16)	/* ioctl */
+		return SCMPC_ACT_ERRNO(1);
+	for (unsigned i = 0; i < wide_n; i++)
+		if (sd->args[1] == wide_value(i))
+			return SCMPC_ACT_ALLOW;
+	return SCMPC_ACT_ERRNO(1);
+}
+
+/* Where the path-first layout is larger than libseccomp's chains (a few
+ * values on each of hundreds of calls, sets of 64-bit values on one
+ * call), the program is laid out for size, and stays within level 2's
+ * path.  The policies are the bench's growth row R = 4 and the value sets
+ * of test_wide_high_word_shared() at 16 and 64 values. */
+static void test_lean_sets_within_libseccomp(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	struct probe_set ps = { 0 };
+	unsigned made = 0;
+	for (uint32_t nr = 0; made < 300 && nr < 1024; nr++) {
+		char name[64];
+		if (!scmpc_syscall_name(SCMPC_ARCH_X86_64, nr, name, sizeof(name)))
+			continue;
+		for (uint64_t j = 0; j < 4; j++) {
+			uint64_t v = ((uint64_t)nr << 16) + 3 * j + 1;
+			struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = v };
+			rule(p, d, name, SCMPC_ACT_ALLOW, &c, 1);
+			probe_add(&ps, nr, 0, v);
+			probe_add(&ps, nr, 0, v + 1);
+			probe_add(&ps, nr, 0, v | 1ULL << 32);
+		}
+		probe_add(&ps, nr, 0, 0);
+		made++;
+	}
+	/* Level 1's jeq chain over the numbers needs no `ja`; the number
+	 * search tests about as many numbers (303 against 300) but needs
+	 * nine `ja` to reach across a 2,400-instruction program, so level 1
+	 * stays 9 instructions smaller (the bench holds the growth rows
+	 * against level 2 only). */
+	within_libseccomp(p, &ps, growth_want, "300 calls x 4 values", true);
+	scmpc_policy_free(p);
+
+	for (unsigned n = 16; n <= 64; n *= 4) {
+		for (wide_his = 1; wide_his <= 4; wide_his += 3) {
+			char what[64];
+			wide_n = n;
+			ps.n = 0;
+			p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+			for (unsigned i = 0; i < n; i++) {
+				uint64_t v = wide_value(i);
+				struct scmpc_cond c = { .arg = 1, .op = SCMPC_OP_EQ, .value = v };
+				rule(p, d, "ioctl", SCMPC_ACT_ALLOW, &c, 1);
+				probe_add(&ps, 16, 1, v);
+				probe_add(&ps, 16, 1, v + 1);
+				probe_add(&ps, 16, 1, v ^ (8ULL << 32));
+				probe_add(&ps, 16, 1, (uint32_t)v);
+			}
+			probe_add(&ps, 16, 1, UINT64_MAX);
+			probe_add(&ps, 15, 1, wide_value(0));
+			snprintf(what, sizeof(what), "%u 64-bit values, %u high word%s", n, wide_his,
+				 wide_his > 1 ? "s" : "");
+			within_libseccomp(p, &ps, wide_want, what, false);
+			scmpc_policy_free(p);
+		}
+	}
+	free(ps.sd);
+	scmpc_diag_free(d);
+}
+
+/* Where the number search saves more than the argument checks could,
+ * nothing is traded: Docker's profile keeps the size and personality's
+ * path of the last release (231 instructions, 14 steps, as bench_compare
+ * printed them), and a set of 16 ioctl values in a profile of 250 plain
+ * calls stays a search (a chain layout would need a jeq per call, far
+ * more than the search's few extra compares), which tests with jge
+ * within the set's span. */
+static void test_lean_is_kept_from_profiles(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = testutil_policy("docker-default.json", SCMPC_ARCH_X86_64);
+	if (p) {
+		scmpc_prog *prog = compile(p, d, 0);
+		uint32_t pers = nr_of(SCMPC_ARCH_X86_64, "personality");
+		const uint64_t xs[] = { 0, 8, 0x20000, 0x20008, 0xffffffff, 1, 9, 0x20001,
+					0x100000000ULL, UINT64_MAX };
+		unsigned worst = 0;
+		for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
+			unsigned steps;
+			bool allowed = i < 5;
+			uint32_t r = run(prog, SCMPC_ARCH_X86_64, pers, xs[i], 0, &steps);
+			assert_true(allowed ? r == SCMPC_ACT_ALLOW : r != SCMPC_ACT_ALLOW);
+			worst = steps > worst ? steps : worst;
+		}
+		assert_true(scmpc_prog_len(prog) <= 231);
+		assert_true(worst <= 14);
+		scmpc_prog_free(prog);
+		scmpc_policy_free(p);
+	} else {
+		print_message("docker-default.json not installed: its part skipped\n");
+	}
+
+	p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	unsigned plain = 0;
+	for (uint32_t nr = 0; plain < 250 && nr < 1024; nr++) {
+		char name[64];
+		if (nr != 16 && scmpc_syscall_name(SCMPC_ARCH_X86_64, nr, name, sizeof(name))) {
+			rule(p, d, name, SCMPC_ACT_ALLOW, NULL, 0);
+			plain++;
+		}
+	}
+	for (int i = 0; i < 16; i++) {
+		struct scmpc_cond c = { .arg = 1, .op = SCMPC_OP_EQ, .value = 0x5400 + i * 3,
+					.flags = SCMPC_COND_32BIT };
+		rule(p, d, "ioctl", SCMPC_ACT_ALLOW, &c, 1);
+	}
+	scmpc_prog *prog = compile(p, d, 0);
+	const struct sock_filter *f = scmpc_prog_insns(prog);
+	unsigned in_span = 0;
+	for (size_t i = 0; i < scmpc_prog_len(prog); i++)
+		in_span += f[i].code == (BPF_JMP | BPF_JGE | BPF_K) && f[i].k > 0x5400 &&
+			   f[i].k <= 0x5400 + 15 * 3;
+	assert_true(in_span > 0);
+	for (uint64_t x = 0x53ff; x <= 0x5400 + 16 * 3; x++)
+		assert_int_equal(run(prog, SCMPC_ARCH_X86_64, 16, 0, x, NULL),
+				 x >= 0x5400 && x < 0x5400 + 16 * 3 && (x - 0x5400) % 3 == 0
+					 ? SCMPC_ACT_ALLOW
+								      : SCMPC_ACT_ERRNO(1));
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_operators_64),
 		cmocka_unit_test(test_tautologies_cacheable),
+		cmocka_unit_test(test_argument_free_decisions_fold),
+		cmocka_unit_test(test_masks_fold_with_ranges),
+		cmocka_unit_test(test_wide_high_word_shared),
+		cmocka_unit_test(test_tiny_policies),
 		cmocka_unit_test(test_compiler_bound_named),
 		cmocka_unit_test(test_minus_one_rules),
 		cmocka_unit_test(test_operators_32),
@@ -794,6 +1433,8 @@ int main(void)
 		cmocka_unit_test(test_unconditional_allows_cacheable),
 		cmocka_unit_test(test_naive_agrees),
 		cmocka_unit_test(test_verifier_catches_mutants),
+		cmocka_unit_test(test_lean_sets_within_libseccomp),
+		cmocka_unit_test(test_lean_is_kept_from_profiles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -535,11 +535,172 @@ static void test_semantic_check_whole_space(void **state)
 	scmpc_diag_free(d);
 }
 
+/* Faults only a proof over every argument value catches.  The policy
+ * allows read(arg0 < 1000), mmap(arg2 & 7 == 1) and ioctl(arg2 < 1 << 47),
+ * 64-bit conditions on x86_64; the program below decides exactly that, and
+ * each planted variant is wrong on one class of argument values that holds
+ * none of the check's probe vectors (constants, their neighbours, high-word
+ * and mask-bit variants): read at 777, mmap where bit 20 is set and bit 21
+ * clear, ioctl where arg2's high word is 0x1234.  The probes alone pass
+ * every variant (shown first); the check must name a value of the class,
+ * which is derived by hand: its least member, other words 0. */
+enum { SLOT_READ = 14, SLOT_MMAP = 18, SLOT_IOCTL = 24 };
+
+static scmpc_policy *args_policy(scmpc_diag *d)
+{
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1));
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, d), 0);
+	assert_int_equal(scmpc_policy_set_bad_arch_action(p, SCMPC_ACT_KILL_PROCESS, d), 0);
+	struct scmpc_cond rd = { .arg = 0, .op = SCMPC_OP_LT, .value = 1000 };
+	struct scmpc_cond mm = { .arg = 2, .op = SCMPC_OP_MASKED_EQ, .value = 7, .value2 = 1 };
+	struct scmpc_cond io = { .arg = 2, .op = SCMPC_OP_LT, .value = 1ULL << 47 };
+	struct scmpc_rule r[] = {
+		{ .sz = sizeof(r[0]), .syscall = "read", .action = ALLOW, .conds = &rd, .nconds = 1 },
+		{ .sz = sizeof(r[0]), .syscall = "mmap", .action = ALLOW, .conds = &mm, .nconds = 1 },
+		{ .sz = sizeof(r[0]), .syscall = "ioctl", .action = ALLOW, .conds = &io, .nconds = 1 },
+	};
+	for (size_t i = 0; i < N(r); i++)
+		assert_true(scmpc_policy_add_rule(p, &r[i], d) >= 0);
+	return p;
+}
+
+/* x86_64 (little-endian): args[a] low word at 16 + 8a, high word at 20 + 8a. */
+static void args_program(struct sock_filter prog[28])
+{
+	uint32_t audit = scmpc_arch_audit(SCMPC_ARCH_X86_64);
+	const struct sock_filter p[28] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, audit, 1, 0),
+		RET_KILL,
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffU, 21, 0),	/* -1: 26 */
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000U, 21, 0),	/* x32: 27 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 3, 0),		/* read: 10 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 9, 8, 0),		/* mmap: 16 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 16, 13, 0),		/* ioctl: 22 */
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ERRNO(1)),
+		/* 10: read */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 20),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 14),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 16),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 1000, 12, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1000, 11, 0),	/* SLOT_READ: never */
+		BPF_STMT(BPF_JMP | BPF_JA, 9),
+		/* 16: mmap */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 32),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x300007),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x400001, 7, 0),	/* SLOT_MMAP: never */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 32),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 7),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 3, 4),
+		/* 22: ioctl */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 36),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x8000, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x10000, 1, 0),	/* SLOT_IOCTL: never */
+		RET_ALLOW,
+		BPF_STMT(BPF_RET | BPF_K, SCMPC_ACT_ERRNO(1)),
+		RET_KILL,
+	};
+	memcpy(prog, p, sizeof(p));
+}
+
+/* Whether the program agrees with the policy on every probe vector of
+ * call NR: what the check did before it walked the arguments. */
+static bool probes_agree(const scmpc_policy *p, const struct sock_filter *prog, size_t n,
+			 uint32_t nr)
+{
+	struct arch_view v;
+	uint64_t (*vec)[6] = NULL;
+	assert_int_equal(arch_view_init(&v, p, SCMPC_ARCH_X86_64, NULL), 0);
+	long nv = probe_args(p, &v, nr, &vec);
+	assert_true(nv > 0);
+	bool agree = true;
+	for (long k = 0; k < nv && agree; k++) {
+		struct seccomp_data sd = { .nr = (int)nr, .arch = scmpc_arch_audit(SCMPC_ARCH_X86_64) };
+		memcpy(sd.args, vec[k], sizeof(sd.args));
+		uint32_t got;
+		assert_int_equal(scmpc_emulate(prog, n, &sd, &got, NULL), 0);
+		agree = got == scmpc_policy_eval(p, &sd, NULL);
+	}
+	free(vec);
+	arch_view_fini(&v);
+	return agree;
+}
+
+/* The counterexample the message names must be one: the program and the
+ * policy decide it differently when run on their own. */
+static void names_counterexample(const scmpc_policy *p, const struct sock_filter *prog, size_t n,
+				 const char *msg)
+{
+	struct seccomp_data sd = { 0 };
+	unsigned arch, nr;
+	unsigned long long a[6];
+	const char *at = strstr(msg, "arch 0x");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "arch 0x%x nr %u (%*[^)]) args {0x%llx, 0x%llx, 0x%llx, 0x%llx, 0x%llx, 0x%llx}",
+				&arch, &nr, &a[0], &a[1], &a[2], &a[3], &a[4], &a[5]), 8);
+	sd.arch = arch;
+	sd.nr = (int)nr;
+	for (int i = 0; i < 6; i++)
+		sd.args[i] = a[i];
+	uint32_t got;
+	assert_int_equal(scmpc_emulate(prog, n, &sd, &got, NULL), 0);
+	assert_int_not_equal(got, scmpc_policy_eval(p, &sd, NULL));
+}
+
+static void test_semantic_check_every_argument(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = args_policy(d);
+	struct sock_filter prog[28];
+	args_program(prog);
+	assert_int_equal(scmpc_verify_policy(p, prog, N(prog), d), 0);
+
+	const struct {
+		size_t slot;
+		uint32_t k, nr;
+		const char *want;
+	} planted[] = {
+		{ SLOT_READ, 777, 0, "nr 0 (read) args {0x309, 0x0, 0x0, 0x0, 0x0, 0x0}: the program "
+				     "returns ERRNO(1), the policy says ALLOW" },
+		{ SLOT_MMAP, 0x100001, 9, "nr 9 (mmap) args {0x0, 0x0, 0x100001, 0x0, 0x0, 0x0}: the "
+					  "program returns ERRNO(1), the policy says ALLOW" },
+		{ SLOT_IOCTL, 0x1234, 16, "nr 16 (ioctl) args {0x0, 0x0, 0x123400000000, 0x0, 0x0, "
+					  "0x0}: the program returns ERRNO(1), the policy says ALLOW" },
+	};
+	for (size_t i = 0; i < N(planted); i++) {
+		args_program(prog);
+		prog[planted[i].slot].k = planted[i].k;
+		if (!probes_agree(p, prog, N(prog), planted[i].nr))
+			fail_msg("planted fault %zu is on a probe: it shows nothing", i);
+		assert_int_equal(scmpc_verify_policy(p, prog, N(prog), d), -EPROTO);
+		if (!strstr(scmpc_diag_message(d), planted[i].want))
+			fail_msg("fault %zu: \"%s\"", i, scmpc_diag_message(d));
+		names_counterexample(p, prog, N(prog), scmpc_diag_message(d));
+	}
+
+	/* An order test on a masked word is no class the check represents:
+	 * the call falls back to its probes, which pass the program as it is
+	 * and catch a fault on one of them (999, below read's bound). */
+	args_program(prog);
+	prog[SLOT_READ] = (struct sock_filter)BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x7fffffffU);
+	prog[SLOT_READ + 1] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 0x7fffffffU, 10, 9);
+	assert_int_equal(scmpc_verify_policy(p, prog, N(prog), d), 0);
+	prog[SLOT_READ + 1].k = 998;
+	assert_int_equal(scmpc_verify_policy(p, prog, N(prog), d), -EPROTO);
+	assert_non_null(strstr(scmpc_diag_message(d), "nr 0 (read) args {0x3e7, "));
+	names_counterexample(p, prog, N(prog), scmpc_diag_message(d));
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_length_limits),
 		cmocka_unit_test(test_semantic_check_whole_space),
+		cmocka_unit_test(test_semantic_check_every_argument),
 		cmocka_unit_test(test_every_opcode),
 		cmocka_unit_test(test_illegal_opcode_messages),
 		cmocka_unit_test(test_alu_operands),
