@@ -37,8 +37,10 @@
  *   section,policy,probe,call,compiler,filters,ns_median,ns_min,ns_max,
  *   overhead_ns,overhead_min,overhead_max,steps,cached,prog_insns,
  *   policy_rules,ns_q1,ns_q3,overhead_q1,overhead_q3,note
- * section "probe" (one filter) or "stack" (FILTERS identical filters);
- * steps are per filter; -1 marks a figure that does not apply.  Section
+ * section "probe" (one filter), "stack" (FILTERS identical filters) or
+ * "stack32" (policy systemd-like: compiler "32 filters", libseccomp's one
+ * per setting, or "merged", scmpc's merge of them; steps summed over the
+ * filters); steps are per filter elsewhere; -1 marks a figure that does not apply.  Section
  * "target" rows hold a target check: compiler is what scmpc is held
  * against, ns_median/min/max/q1/q3 the per-round ratios of the overheads
  * (median, lowest, highest, quartiles), overhead_ns the limit, note PASS
@@ -62,8 +64,11 @@
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { C_NONE, C_SCMPC, C_L1, C_L2, C_FLOOR, NCOMP };
-static const char *const comp_name[NCOMP] = { "none", "scmpc", "libseccomp-L1",
-					      "libseccomp-L2", "floor" };
+/* The stacked-filter section's own: 32 filters, and their merge. */
+enum { C_STACK = NCOMP, C_MERGED, NCOMP_ALL };
+static const char *const comp_name[NCOMP_ALL] = { "none", "scmpc", "libseccomp-L1",
+						   "libseccomp-L2", "floor", "32 filters",
+						   "merged" };
 
 enum { P_CACHED, P_PERS, P_SOCKET, P_DENY, P_UNKNOWN, NPROBE };
 static const char *const probe_key[NPROBE] = { "getpid", "personality", "socket", "deny",
@@ -106,7 +111,7 @@ struct pol {
 	const char *label;
 	scmpc_policy *p;
 	size_t rules;
-	struct prog g[NCOMP];	/* C_NONE and C_FLOOR unused */
+	struct prog g[NCOMP_ALL];	/* C_NONE and C_FLOOR unused; C_STACK: the first */
 	struct probe q[NPROBE];
 };
 
@@ -125,6 +130,7 @@ struct job {
 	bool failed;
 	char note[256];
 	struct job *base;	/* the group's no-filter run */
+	const struct prog *set;	/* C_STACK: the filters, oldest first (k of them) */
 	unsigned dirty_rounds;	/* rounds with only switched-out samples */
 };
 
@@ -501,7 +507,8 @@ static void child(const struct job *j, struct child_out *out)
 	for (unsigned i = 0; i < j->k; i++) {
 		struct scmpc_load_opts o = { .sz = sizeof(o), .chain = chain, .nchain = i };
 		scmpc_diag *d = scmpc_diag_new();
-		int rc = scmpc_load(j->g->insns, j->g->len, &o, NULL, d);
+		const struct prog *g = j->set ? &j->set[i] : j->g;
+		int rc = scmpc_load(g->insns, g->len, &o, NULL, d);
 		if (rc < 0) {
 			out->rc = rc;
 			snprintf(out->msg, sizeof(out->msg), "filter %u of %u: %s", i + 1, j->k,
@@ -510,7 +517,7 @@ static void child(const struct job *j, struct child_out *out)
 			return;
 		}
 		scmpc_diag_free(d);
-		chain[i] = j->g->h;
+		chain[i] = g->h;
 	}
 	/* Warm caches and branch predictors, and size the samples so each
 	 * lasts about SAMPLE_NS whatever the call costs. */
@@ -547,6 +554,22 @@ static void child(const struct job *j, struct child_out *out)
 	out->err = errno;
 }
 
+/* Up to N bytes from FD (a child's pipe), across short reads; how many
+ * came before EOF or an error. */
+static size_t read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}
+
 static void run_job(struct job *j, unsigned round)
 {
 	if (j->failed)
@@ -578,15 +601,7 @@ static void run_job(struct job *j, unsigned round)
 	}
 	close(fd[1]);
 	struct child_out out;
-	size_t got = 0;
-	while (got < sizeof(out)) {
-		ssize_t r = read(fd[0], (char *)&out + got, sizeof(out) - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	size_t got = read_full(fd[0], &out, sizeof(out));
 	close(fd[0]);
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -846,6 +861,465 @@ static void target(const struct group *g, int against, double limit)
 			noise ? " NOISY" : "");
 }
 
+/* ------------------------------------------------------ 32 stacked filters */
+
+/*
+ * A systemd-like service: one filter per sandboxing setting, each built by
+ * libseccomp at level 1 the way systemd builds them (default ALLOW, the
+ * setting's calls denied with an errno, the native ABI), installed one
+ * after the other: 32 filters, every one run on every call.  Against it,
+ * the one program scmpc_merge_stack() lifts from the 32 and scmpc_compile()
+ * emits.  Before anything is timed, every probe is run in a child under
+ * each and must return alike (value and errno), and as the emulation of
+ * both says; the emulations are compared on numbers 0-499 too.
+ */
+#define NSYSD 32
+
+struct srule {
+	const char *name;
+	int err;
+	int arg;		/* -1: unconditional */
+	enum scmpc_op op;
+	uint64_t v, v2;
+};
+
+#define U(n) { n, EPERM, -1, 0, 0, 0 }
+#define C(n, e, a, op, v, v2) { n, e, a, op, v, v2 }
+#define M(n, a, m) { n, EPERM, a, SCMPC_OP_MASKED_EQ, m, m }
+#define END { NULL, 0, 0, 0, 0, 0 }
+
+static const struct srule s_clock[] = { U("adjtimex"), U("clock_adjtime"), U("clock_settime"),
+					U("settimeofday"), END };
+static const struct srule s_cpuemu[] = { U("modify_ldt"), U("vm86"), U("vm86old"), END };
+static const struct srule s_debug[] = { U("ptrace"), U("process_vm_readv"), U("process_vm_writev"),
+					U("perf_event_open"), U("lookup_dcookie"), END };
+static const struct srule s_module[] = { U("init_module"), U("finit_module"), U("delete_module"),
+					 END };
+static const struct srule s_mount[] = { U("mount"), U("umount2"), U("pivot_root"), U("fsopen"),
+					U("fsmount"), U("fsconfig"), U("fspick"), U("move_mount"),
+					U("open_tree"), U("mount_setattr"), END };
+static const struct srule s_obsolete[] = { U("uselib"), U("sysfs"), U("ustat"), U("_sysctl"),
+					   U("create_module"), U("get_kernel_syms"),
+					   U("query_module"), U("nfsservctl"), U("afs_syscall"),
+					   U("tuxcall"), U("security"), U("vserver"), U("putpmsg"),
+					   U("getpmsg"), END };
+static const struct srule s_rawio[] = { U("ioperm"), U("iopl"), U("pciconfig_iobase"),
+					U("pciconfig_read"), U("pciconfig_write"), END };
+static const struct srule s_reboot[] = { U("kexec_load"), U("kexec_file_load"), U("reboot"), END };
+static const struct srule s_swap[] = { U("swapon"), U("swapoff"), END };
+static const struct srule s_keyring[] = { U("add_key"), U("keyctl"), U("request_key"), END };
+static const struct srule s_memlock[] = { U("mlock"), U("mlock2"), U("mlockall"), U("munlock"),
+					  U("munlockall"), END };
+static const struct srule s_pkey[] = { U("pkey_alloc"), U("pkey_free"), U("pkey_mprotect"), END };
+static const struct srule s_sync[] = { U("sync"), U("syncfs"), U("sync_file_range"), END };
+static const struct srule s_aio[] = { U("io_setup"), U("io_destroy"), U("io_submit"),
+				      U("io_cancel"), U("io_getevents"), U("io_uring_setup"),
+				      U("io_uring_enter"), U("io_uring_register"), END };
+static const struct srule s_bpf[] = { U("bpf"), END };
+static const struct srule s_priv[] = { U("acct"), U("chroot"), U("vhangup"), U("quotactl"),
+				       U("quotactl_fd"), END };
+static const struct srule s_hostname[] = { U("sethostname"), U("setdomainname"), END };
+static const struct srule s_klogs[] = { U("syslog"), END };
+/* AF_UNIX, AF_INET and AF_INET6 only: the families around them denied */
+static const struct srule s_af[] = {
+	C("socket", EAFNOSUPPORT, 0, SCMPC_OP_EQ, 0, 0),
+	C("socket", EAFNOSUPPORT, 0, SCMPC_OP_EQ, 3, 0), C("socket", EAFNOSUPPORT, 0, SCMPC_OP_EQ, 4, 0),
+	C("socket", EAFNOSUPPORT, 0, SCMPC_OP_EQ, 5, 0), C("socket", EAFNOSUPPORT, 0, SCMPC_OP_EQ, 6, 0),
+	C("socket", EAFNOSUPPORT, 0, SCMPC_OP_EQ, 7, 0), C("socket", EAFNOSUPPORT, 0, SCMPC_OP_EQ, 8, 0),
+	C("socket", EAFNOSUPPORT, 0, SCMPC_OP_EQ, 9, 0),
+	C("socket", EAFNOSUPPORT, 0, SCMPC_OP_GT, 10, 0), END };
+static const struct srule s_ns[] = {
+	M("unshare", 0, 0x10000000), M("unshare", 0, 0x40000000), M("unshare", 0, 0x00020000),
+	M("unshare", 0, 0x20000000), M("unshare", 0, 0x04000000), M("unshare", 0, 0x08000000),
+	M("unshare", 0, 0x02000000), M("setns", 1, 0x10000000), M("setns", 1, 0x40000000),
+	M("setns", 1, 0x00020000), M("setns", 1, 0x20000000), END };
+static const struct srule s_pers[] = { C("personality", EPERM, 0, SCMPC_OP_NE, 0xffffffffU, 0),
+				       END };
+static const struct srule s_mdwe[] = { M("mmap", 2, 6), M("mprotect", 2, 4), M("pkey_mprotect", 2, 4),
+				       M("shmat", 2, 0100000), END };
+static const struct srule s_rt[] = { C("sched_setscheduler", EPERM, 1, SCMPC_OP_EQ, 1, 0),
+				     C("sched_setscheduler", EPERM, 1, SCMPC_OP_EQ, 2, 0), END };
+static const struct srule s_suid[] = { M("chmod", 1, 04000), M("chmod", 1, 02000),
+				       M("fchmod", 1, 04000), M("fchmod", 1, 02000),
+				       M("fchmodat", 2, 04000), M("fchmodat", 2, 02000), END };
+static const struct srule s_res[] = { U("set_mempolicy"), U("mbind"), U("migrate_pages"),
+				      U("move_pages"), U("ioprio_set"), END };
+static const struct srule s_ipc[] = { U("msgget"), U("msgsnd"), U("msgrcv"), U("msgctl"),
+				      U("semget"), U("semop"), U("semctl"), U("semtimedop"),
+				      U("shmget"), U("shmctl"), U("shmat"), U("shmdt"), END };
+static const struct srule s_uffd[] = { U("userfaultfd"), END };
+static const struct srule s_handles[] = { U("name_to_handle_at"), U("open_by_handle_at"),
+					  U("fanotify_init"), U("fanotify_mark"), END };
+static const struct srule s_proc[] = { U("process_madvise"), U("process_mrelease"), U("kcmp"),
+				       U("pidfd_getfd"), END };
+static const struct srule s_caps[] = { U("capset"), U("setfsuid"), U("setfsgid"), END };
+static const struct srule s_chown[] = { U("chown"), U("fchown"), U("fchownat"), U("lchown"), END };
+static const struct srule s_landlock[] = { U("landlock_create_ruleset"), U("landlock_add_rule"),
+					   U("landlock_restrict_self"), END };
+
+static const struct {
+	const char *label;
+	const struct srule *r;
+} features[NSYSD] = {
+	{ "~@clock", s_clock }, { "~@cpu-emulation", s_cpuemu }, { "~@debug", s_debug },
+	{ "~@module", s_module }, { "~@mount", s_mount }, { "~@obsolete", s_obsolete },
+	{ "~@raw-io", s_rawio }, { "~@reboot", s_reboot }, { "~@swap", s_swap },
+	{ "~@keyring", s_keyring }, { "~@memlock", s_memlock }, { "~@pkey", s_pkey },
+	{ "~@sync", s_sync }, { "~@aio", s_aio }, { "~bpf", s_bpf }, { "~@privileged", s_priv },
+	{ "ProtectHostname", s_hostname }, { "ProtectKernelLogs", s_klogs },
+	{ "RestrictAddressFamilies", s_af }, { "RestrictNamespaces", s_ns },
+	{ "LockPersonality", s_pers }, { "MemoryDenyWriteExecute", s_mdwe },
+	{ "RestrictRealtime", s_rt }, { "RestrictSUIDSGID", s_suid }, { "~@resources", s_res },
+	{ "~@ipc", s_ipc }, { "~userfaultfd", s_uffd }, { "~@file-handles", s_handles },
+	{ "~@process", s_proc }, { "~@capabilities", s_caps }, { "~@chown", s_chown },
+	{ "~landlock", s_landlock },
+};
+
+static struct pol sysd;
+static struct prog sysd_set[NSYSD];
+static char sysd_why[256];
+static unsigned sysd_first_group, sysd_groups;
+
+/* A call to run at the kernel under both: NAME with ARGS. */
+struct kprobe {
+	uint32_t nr;
+	uint64_t args[6];
+	char shown[64];
+};
+
+static uint32_t stack_emulate(const struct seccomp_data *sd, int *steps)
+{
+	uint32_t res = SCMPC_ACT_ALLOW;
+	int total = 0;
+	for (unsigned i = NSYSD; i-- > 0;) {
+		uint32_t cur = SCMPC_ACT_KILL_PROCESS;
+		unsigned st = 0;
+		if (scmpc_emulate(sysd_set[i].insns, sysd_set[i].len, sd, &cur, &st) < 0)
+			cur = SCMPC_ACT_KILL_PROCESS;
+		total += (int)st;
+		if ((int32_t)(cur & 0xffff0000U) < (int32_t)(res & 0xffff0000U))
+			res = cur;
+	}
+	if (steps)
+		*steps = total;
+	return res;
+}
+
+static int sysd_build(void)
+{
+	char err[192];
+	const struct sock_filter *progs[NSYSD];
+	size_t lens[NSYSD];
+	for (unsigned f = 0; f < NSYSD; f++) {
+		scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ALLOW);
+		if (!p || scmpc_policy_add_arch(p, native, NULL) < 0)
+			return -ENOMEM;
+		for (const struct srule *r = features[f].r; r->name; r++) {
+			if (scmpc_syscall_resolve(native, r->name) < 0)
+				continue;
+			struct scmpc_cond c = { .arg = r->arg < 0 ? 0 : (unsigned)r->arg, .op = r->op,
+						.value = r->v, .value2 = r->v2 };
+			struct scmpc_rule ru = { .sz = sizeof(ru), .syscall = r->name,
+						 .action = SCMPC_ACT_ERRNO(r->err), .conds = &c,
+						 .nconds = r->arg >= 0 };
+			if (scmpc_policy_add_rule(p, &ru, NULL) < 0) {
+				scmpc_policy_free(p);
+				return -EINVAL;
+			}
+		}
+		struct prog *g = &sysd_set[f];
+		int rc = lsc_compile(p, 1, &g->insns, &g->len, err, sizeof(err));
+		scmpc_policy_free(p);
+		if (rc < 0 || prog_wrap(g) < 0) {
+			snprintf(sysd_why, sizeof(sysd_why), "%s: libseccomp: %s", features[f].label,
+				 rc < 0 ? err : g->err);
+			return -EINVAL;
+		}
+		progs[f] = g->insns;
+		lens[f] = g->len;
+	}
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *merged = NULL;
+	int rc = d ? scmpc_merge_stack(progs, lens, NSYSD, NULL, &merged, d) : -ENOMEM;
+	if (rc == 0)
+		rc = testutil_compile_copy(merged, &sysd.g[C_MERGED].insns, &sysd.g[C_MERGED].len,
+					   &sysd.g[C_MERGED].h, err, sizeof(err));
+	if (rc < 0) {
+		snprintf(sysd_why, sizeof(sysd_why), "merge: %s",
+			 d && scmpc_diag_message(d)[0] ? scmpc_diag_message(d) : err);
+	} else {
+		sysd.g[C_MERGED].ok = true;
+		sysd.p = merged;
+		merged = NULL;
+	}
+	scmpc_policy_free(merged);
+	scmpc_diag_free(d);
+	return rc;
+}
+
+/* Every rule's call with arguments meeting it (the others 0xffffffff,
+ * which no fd, pointer or flag set takes), and calls the set allows that
+ * are harmless whatever the filters do. */
+static size_t sysd_probes(struct kprobe *out, size_t max)
+{
+	static const struct {
+		const char *name;
+		uint64_t args[6];
+	} allowed[] = {
+		{ "getpid", { 0 } }, { "getppid", { 0 } },
+		{ "personality", { 0xffffffffU } },
+		{ "socket", { 1, 0x101, 0 } }, { "socket", { 2, 0x101, 0 } },
+		{ "socket", { 10, 0x101, 0 } },
+		{ "mmap", { 0, 0, 1, 0x22, (uint64_t)-1, 0 } },
+		{ "mprotect", { 0, 0, 1 } }, { "unshare", { 0 } },
+		{ "sched_setscheduler", { 0, 0, 0 } }, { "chmod", { 0, 0644 } },
+		{ "fchmod", { (uint64_t)-1, 0644 } }, { "setns", { (uint64_t)-1, 0 } },
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < NELEM(allowed) && n < max; i++) {
+		int64_t nr = scmpc_syscall_resolve(native, allowed[i].name);
+		if (nr < 0)
+			continue;
+		out[n].nr = (uint32_t)nr;
+		memcpy(out[n].args, allowed[i].args, sizeof(out[n].args));
+		snprintf(out[n].shown, sizeof(out[n].shown), "%s", allowed[i].name);
+		n++;
+	}
+	if (n < max) {
+		out[n].nr = UNKNOWN_NR;
+		memset(out[n].args, 0, sizeof(out[n].args));
+		snprintf(out[n].shown, sizeof(out[n].shown), "syscall(%u)", UNKNOWN_NR);
+		n++;
+	}
+	for (unsigned f = 0; f < NSYSD; f++)
+		for (const struct srule *r = features[f].r; r->name && n < max; r++) {
+			int64_t nr = scmpc_syscall_resolve(native, r->name);
+			/* vhangup takes no argument to make it fail */
+			if (nr < 0 || !strcmp(r->name, "vhangup") || !strcmp(r->name, "sync"))
+				continue;
+			out[n].nr = (uint32_t)nr;
+			for (unsigned a = 0; a < 6; a++)
+				out[n].args[a] = 0xffffffffU;
+			if (r->arg >= 0)
+				out[n].args[r->arg] = r->op == SCMPC_OP_MASKED_EQ ? r->v2
+						      : r->op == SCMPC_OP_GT ? r->v + 1
+						      : r->op == SCMPC_OP_NE ? r->v + 1 : r->v;
+			snprintf(out[n].shown, sizeof(out[n].shown), "%s", r->name);
+			n++;
+		}
+	return n;
+}
+
+struct kresult {
+	long ret;
+	int err;
+};
+
+/* Run the probes in a child under the set (MERGED false) or the merged
+ * program; 0, or -1 with the reason in WHY. */
+static int sysd_run_probes(bool merged, const struct kprobe *ps, size_t n, struct kresult *res,
+			   char *why, size_t whylen)
+{
+	int fd[2];
+	if (pipe(fd) < 0) {
+		snprintf(why, whylen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		const scmpc_prog *chain[NSYSD];
+		unsigned k = merged ? 1 : NSYSD;
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			_exit(3);
+		for (unsigned i = 0; i < k; i++) {
+			const struct prog *g = merged ? &sysd.g[C_MERGED] : &sysd_set[i];
+			struct scmpc_load_opts o = { .sz = sizeof(o), .chain = chain, .nchain = i };
+			if (scmpc_load(g->insns, g->len, &o, NULL, NULL) < 0)
+				_exit(4);
+			chain[i] = g->h;
+		}
+		for (size_t i = 0; i < n; i++) {
+			struct kresult r;
+			errno = 0;
+			r.ret = syscall(ps[i].nr, ps[i].args[0], ps[i].args[1], ps[i].args[2],
+					ps[i].args[3], ps[i].args[4], ps[i].args[5]);
+			r.err = r.ret == -1 ? errno : 0;
+			if (write(fd[1], &r, sizeof(r)) != (ssize_t)sizeof(r))
+				_exit(5);
+		}
+		_exit(0);
+	}
+	close(fd[1]);
+	size_t got = read_full(fd[0], res, n * sizeof(*res));
+	close(fd[0]);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (got != n * sizeof(*res) || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		snprintf(why, whylen, "the %s child failed (status 0x%x)", merged ? "merged" : "stack",
+			 st);
+		return -1;
+	}
+	return 0;
+}
+
+static unsigned long sysd_alike, sysd_emulated;
+
+/* The check before the timing: both at the kernel, and both emulated. */
+static int sysd_check(void)
+{
+	static struct kprobe ps[512];
+	static struct kresult a[512], b[512];
+	size_t n = sysd_probes(ps, NELEM(ps));
+	const struct prog *m = &sysd.g[C_MERGED];
+	for (uint32_t nr = 0; nr < 500; nr++)
+		for (int ones = 0; ones < 2; ones++) {
+			uint64_t args[6];
+			memset(args, ones ? 0xff : 0, sizeof(args));
+			struct seccomp_data sd = testutil_sd(native, nr, args);
+			uint32_t ms = 0;
+			if (scmpc_emulate(m->insns, m->len, &sd, &ms, NULL) < 0 ||
+			    ms != stack_emulate(&sd, NULL)) {
+				snprintf(sysd_why, sizeof(sysd_why), "emulated: nr %u differs", nr);
+				return -1;
+			}
+			sysd_emulated++;
+		}
+	for (size_t i = 0; i < n; i++) {
+		struct seccomp_data sd = testutil_sd(native, ps[i].nr, ps[i].args);
+		uint32_t ms = 0, ss = stack_emulate(&sd, NULL);
+		if (scmpc_emulate(m->insns, m->len, &sd, &ms, NULL) < 0 || ms != ss) {
+			snprintf(sysd_why, sizeof(sysd_why), "emulated: %s differs", ps[i].shown);
+			return -1;
+		}
+		/* only calls the filters deny, or harmless ones, reach the kernel */
+		if (ss != SCMPC_ACT_ALLOW && !is_errno_act(ss)) {
+			snprintf(sysd_why, sizeof(sysd_why), "%s: the set returns %x", ps[i].shown, ss);
+			return -1;
+		}
+		sysd_emulated++;
+	}
+	if (sysd_run_probes(false, ps, n, a, sysd_why, sizeof(sysd_why)) < 0 ||
+	    sysd_run_probes(true, ps, n, b, sysd_why, sizeof(sysd_why)) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct seccomp_data sd = testutil_sd(native, ps[i].nr, ps[i].args);
+		uint32_t ss = stack_emulate(&sd, NULL);
+		bool as_emulated = !is_errno_act(ss) || (a[i].ret == -1 && a[i].err == (int)(ss & 0xffff));
+		/* a pid is the child's own: compared as success, not as value */
+		bool own = !strcmp(ps[i].shown, "getpid") || !strcmp(ps[i].shown, "getppid");
+		bool same_ret = own ? (a[i].ret >= 0) == (b[i].ret >= 0) : a[i].ret == b[i].ret;
+		if (!same_ret || a[i].err != b[i].err || !as_emulated) {
+			snprintf(sysd_why, sizeof(sysd_why),
+				 "%s: stack %ld errno %d, merged %ld errno %d, emulated %x", ps[i].shown,
+				 a[i].ret, a[i].err, b[i].ret, b[i].err, ss);
+			return -1;
+		}
+		sysd_alike++;
+	}
+	return 0;
+}
+
+static void sysd_jobs(void)
+{
+	static const uint64_t pers[6] = { 0xffffffffU };
+	static const uint64_t sock[6] = { 1, 0x101, 0 };
+	static const uint64_t bad[6] = { 0xffffffffU, 0xffffffffU, 0xffffffffU, 0xffffffffU,
+					 0xffffffffU, 0xffffffffU };
+	sysd.label = "systemd-like";
+	if (sysd_build() < 0 || sysd_check() < 0)
+		return;
+	probe_set(&sysd.q[P_CACHED], "getpid", NULL, "getpid()");
+	probe_set(&sysd.q[P_PERS], "personality", pers, "personality(0xffffffff)");
+	probe_set(&sysd.q[P_SOCKET], "socket", sock, "socket(AF_UNIX, 0x101, 0)");
+	probe_set(&sysd.q[P_DENY], "kexec_load", bad, "kexec_load(-1, ...)");
+	probe_set(&sysd.q[P_UNKNOWN], NULL, NULL, "syscall(1000)");
+	sysd.g[C_STACK] = sysd_set[0];
+	sysd_first_group = ngroups;
+	for (int k = 0; k < NPROBE; k++) {
+		struct probe *q = &sysd.q[k];
+		if (!q->ok)
+			continue;
+		struct seccomp_data sd = testutil_sd(native, q->nr, q->args);
+		int steps = 0;
+		q->act = stack_emulate(&sd, &steps);
+		group_begin();
+		job_add(&sysd, k, C_NONE, 0);
+		struct job *s = job_add(&sysd, k, C_STACK, NSYSD);
+		/* job_add() judged the first filter alone: the set is judged here */
+		if (s && s->g->ok) {
+			s->failed = false;
+			s->note[0] = '\0';
+			s->set = sysd_set;
+			s->steps = steps;
+			uint8_t bits[(CACHE_NRS + 7) / 8];
+			const struct sock_filter *ps[NSYSD];
+			size_t ls[NSYSD];
+			for (unsigned i = 0; i < NSYSD; i++) {
+				ps[i] = sysd_set[i].insns;
+				ls[i] = sysd_set[i].len;
+			}
+			int nb = scmpc_cache_bitmap(ps, ls, NSYSD, native, NULL, bits);
+			s->cached = nb >= 0 && q->nr < CACHE_NRS && (bits[q->nr / 8] >> (q->nr % 8)) & 1;
+			s->want_err = q->act == SCMPC_ACT_ALLOW && k != P_DENY ? native_errno(k)
+				      : (int)(q->act & 0xffffU);
+		}
+		job_add(&sysd, k, C_MERGED, 1);
+		group_end();
+	}
+	sysd_groups = ngroups - sysd_first_group;
+}
+
+static void sysd_print(void)
+{
+	size_t total = 0;
+	for (unsigned i = 0; i < NSYSD; i++)
+		total += sysd_set[i].len;
+	printf("\n== %u stacked filters, one per setting of a systemd-like service (libseccomp L1 "
+	       "each, %zu instructions in all),\n   against their merge (scmpc_merge_stack + "
+	       "scmpc_compile: %zu instructions); steps: summed over the filters\n", NSYSD, total,
+	       sysd.g[C_MERGED].ok ? sysd.g[C_MERGED].len : 0);
+	if (!sysd_groups) {
+		printf("  not measured: %s\n", sysd_why);
+		return;
+	}
+	printf("  decisions alike: %lu probes at the kernel (return value and errno, as emulated), "
+	       "%lu emulated\n", sysd_alike, sysd_emulated);
+	printf("     %-15s %6s %6s %14s %8s %16s %8s %16s\n", "", "steps", "cached", "", "ns/call",
+	       "[rounds]", "overhead", "[rounds]");
+	for (unsigned gi = sysd_first_group; gi < sysd_first_group + sysd_groups; gi++) {
+		const struct group *g = &groups[gi];
+		const struct job *j0 = &jobs[g->first];
+		printf("  -- %s\n", sysd.q[j0->probe].call);
+		for (unsigned i = 0; i < g->n; i++) {
+			const struct job *j = &jobs[g->first + i];
+			char steps[16] = "-", cached[8] = "-";
+			if (j->steps >= 0)
+				snprintf(steps, sizeof(steps), "%d", j->steps);
+			if (j->cached >= 0)
+				snprintf(cached, sizeof(cached), "%s", j->cached ? "yes" : "no");
+			printf("     %-15s %6s %6s              ", comp_name[j->comp], steps, cached);
+			print_ns(j);
+			csv_job("stack32", j);
+		}
+		struct figure r = ratio_of(find_job(g, C_MERGED), find_job(g, C_STACK));
+		struct figure os = overhead_of(find_job(g, C_STACK)), om = overhead_of(find_job(g, C_MERGED));
+		printf("    merged's overhead / 32 filters': ");
+		print_ratio("", &r);
+		if (os.n && om.n)
+			printf("  (%+.1f vs %+.1f ns/call)", om.med, os.med);
+		printf("\n");
+	}
+}
+
 /* ------------------------------------------------------------------ main */
 
 static int pick_cpu(void)
@@ -987,6 +1461,9 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* 32 stacked filters against their merge (section "stack32"). */
+	sysd_jobs();
+
 	uint64_t t0 = testutil_now_ns();
 	for (unsigned r = 0; r < rounds; r++) {
 		for (unsigned gi = 0; gi < ngroups; gi++) {
@@ -1024,17 +1501,18 @@ int main(int argc, char **argv)
 				print_group(&groups[gi], false);
 	}
 
-	if (stack_first < ngroups) {
+	unsigned stack_end = sysd_groups ? sysd_first_group : ngroups;
+	if (stack_first < stack_end) {
 		const struct pol *P = jobs[groups[stack_first].first].pol;
 		printf("\n== stacks of K identical filters, %s, denied call (steps are per filter; "
 		       "every filter runs)\n", P->label);
-		for (unsigned gi = stack_first; gi < ngroups; gi++)
+		for (unsigned gi = stack_first; gi < stack_end; gi++)
 			print_group(&groups[gi], true);
 		/* The slope between the smallest and the largest stack that
 		 * loaded: what each further filter costs. */
 		for (int c = C_SCMPC; c < NCOMP; c++) {
 			const struct job *a = NULL, *b = NULL;
-			for (unsigned gi = stack_first; gi < ngroups; gi++) {
+			for (unsigned gi = stack_first; gi < stack_end; gi++) {
 				const struct job *j = find_job(&groups[gi], c);
 				if (!overhead_of(j).n)
 					continue;
@@ -1048,6 +1526,8 @@ int main(int argc, char **argv)
 				       b->k);
 		}
 	}
+
+	sysd_print();
 
 	printf("\n== targets: scmpc's overhead above no filter (ns) <= 1.10 x the floor's and <= 0.30 x "
 	       "libseccomp-L1's\n   denied, unknown and argument-checked calls; overheads: medians over %u "
@@ -1063,6 +1543,10 @@ int main(int argc, char **argv)
 	}
 	printf("  %u passed, %u missed; %u of them NOISY\n", passed, missed, noisy);
 
+	for (unsigned i = 0; i < NSYSD; i++)
+		prog_free(&sysd_set[i]);
+	prog_free(&sysd.g[C_MERGED]);
+	scmpc_policy_free(sysd.p);
 	for (size_t i = 0; i < npol; i++) {
 		for (int c = 0; c < NCOMP; c++)
 			prog_free(&pols[i].g[c]);

@@ -10,6 +10,7 @@
  * silently get wrong (an action or flag it does not know), is checked here
  * first with a message that says what to change.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,42 +25,28 @@
 #ifndef SECCOMP_GET_ACTION_AVAIL
 #define SECCOMP_GET_ACTION_AVAIL 2
 #endif
-#ifndef SECCOMP_FILTER_FLAG_TSYNC
-#define SECCOMP_FILTER_FLAG_TSYNC (1UL << 0)
-#endif
-#ifndef SECCOMP_FILTER_FLAG_LOG
-#define SECCOMP_FILTER_FLAG_LOG (1UL << 1)
-#endif
-#ifndef SECCOMP_FILTER_FLAG_SPEC_ALLOW
-#define SECCOMP_FILTER_FLAG_SPEC_ALLOW (1UL << 2)
-#endif
-#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
-#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
-#endif
-#ifndef SECCOMP_FILTER_FLAG_TSYNC_ESRCH
-#define SECCOMP_FILTER_FLAG_TSYNC_ESRCH (1UL << 4)
-#endif
-#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
-#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
-#endif
 #ifndef PR_SET_NO_NEW_PRIVS
 #define PR_SET_NO_NEW_PRIVS 38
 #define PR_GET_NO_NEW_PRIVS 39
 #endif
 
-#define KV(a, b) ((a) * 1000U + (b))
+#define KV(a, b) SCMPC_KERNEL_VERSION(a, b, 0)
 
+/* Every SECCOMP_FILTER_FLAG_*: the kernel that brought it, and whether an
+ * OCI profile's "flags" may name it (runc passes these four on; the others
+ * belong to whoever loads the filter, not to the profile). */
 static const struct {
 	unsigned bit;
-	const char *name;
+	const char *name;	/* without SECCOMP_FILTER_FLAG_ */
 	unsigned since;
+	bool oci;
 } flag_table[] = {
-	{ SECCOMP_FILTER_FLAG_TSYNC, "TSYNC", KV(3, 17) },
-	{ SECCOMP_FILTER_FLAG_LOG, "LOG", KV(4, 14) },
-	{ SECCOMP_FILTER_FLAG_SPEC_ALLOW, "SPEC_ALLOW", KV(4, 17) },
-	{ SECCOMP_FILTER_FLAG_NEW_LISTENER, "NEW_LISTENER", KV(5, 0) },
-	{ SECCOMP_FILTER_FLAG_TSYNC_ESRCH, "TSYNC_ESRCH", KV(5, 7) },
-	{ SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, "WAIT_KILLABLE_RECV", KV(5, 19) },
+	{ SECCOMP_FILTER_FLAG_TSYNC, "TSYNC", KV(3, 17), true },
+	{ SECCOMP_FILTER_FLAG_LOG, "LOG", KV(4, 14), true },
+	{ SECCOMP_FILTER_FLAG_SPEC_ALLOW, "SPEC_ALLOW", KV(4, 17), true },
+	{ SECCOMP_FILTER_FLAG_NEW_LISTENER, "NEW_LISTENER", KV(5, 0), false },
+	{ SECCOMP_FILTER_FLAG_TSYNC_ESRCH, "TSYNC_ESRCH", KV(5, 7), false },
+	{ SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, "WAIT_KILLABLE_RECV", KV(5, 19), true },
 };
 
 static const struct {
@@ -77,17 +64,44 @@ static const struct {
 	{ SCMPC_ACT_ALLOW, "allow", KV(3, 5) },
 };
 
-static const char *flag_name(unsigned bit, char *buf, size_t len)
+SCMPC_API unsigned scmpc_filter_flag(const char *name, bool *oci)
+{
+	static const char prefix[] = "SECCOMP_FILTER_FLAG_";
+	if (!name)
+		return 0;
+	if (!strncasecmp(name, prefix, sizeof(prefix) - 1))
+		name += sizeof(prefix) - 1;
+	for (size_t i = 0; i < ARRAY_SIZE(flag_table); i++) {
+		const char *a = flag_table[i].name, *b = name;
+		while (*a && (*b == '-' ? '_' : toupper((unsigned char)*b)) == *a)
+			a++, b++;
+		if (!*a && !*b) {
+			if (oci)
+				*oci = flag_table[i].oci;
+			return flag_table[i].bit;
+		}
+	}
+	return 0;
+}
+
+SCMPC_API const char *scmpc_filter_flag_name(unsigned bit)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(flag_table); i++)
 		if (flag_table[i].bit == bit)
 			return flag_table[i].name;
+	return NULL;
+}
+
+static const char *flag_name(unsigned bit, char *buf, size_t len)
+{
+	const char *n = scmpc_filter_flag_name(bit);
+	if (n)
+		return n;
 	snprintf(buf, len, "0x%x", bit);
 	return buf;
 }
 
-/* Running kernel as KV(major, minor), 0 if unknown. */
-static unsigned kernel_kv(void)
+SCMPC_API unsigned scmpc_kernel_running(void)
 {
 	struct utsname u;
 	unsigned a, b;
@@ -144,7 +158,7 @@ static int action_avail_fallback(size_t idx)
 		if (n > 0)
 			return 0;
 	}
-	unsigned kv = kernel_kv();
+	unsigned kv = scmpc_kernel_running();
 	if (kv)
 		return kv >= action_table[idx].since;
 	return -ENOENT;
@@ -236,8 +250,8 @@ static int check_flags(unsigned flags, bool *no_seccomp, scmpc_diag *d)
 							"this kernel does not support "
 							"SECCOMP_FILTER_FLAG_%s (Linux %u.%u+); "
 							"refusing to load without it",
-							flag_table[i].name, flag_table[i].since / 1000,
-							flag_table[i].since % 1000);
+							flag_table[i].name, flag_table[i].since >> 16,
+							flag_table[i].since >> 8 & 0xff);
 			return diag_err(d, -EOPNOTSUPP, NULL,
 					"this kernel does not support seccomp filter flag %s",
 					flag_name(bit, nb, sizeof(nb)));
@@ -287,8 +301,8 @@ static int check_actions(const struct sock_filter *insns, size_t len, unsigned f
 					     "insn %zu returns %s, which this kernel does not "
 					     "support (Linux %u.%u+)%s%s; refusing rather than "
 					     "loading a filter that behaves differently", pc, name,
-					     action_table[idx].since / 1000,
-					     action_table[idx].since % 1000, how ? ", judged " : "",
+					     action_table[idx].since >> 16,
+					     action_table[idx].since >> 8 & 0xff, how ? ", judged " : "",
 					     how ? how : "");
 		}
 		if (how && !warned_how) {
@@ -631,6 +645,19 @@ SCMPC_API int scmpc_load(const struct sock_filter *insns, size_t len,
 	return r;
 }
 
+/* O as this version reads it, with P's flags (P may be NULL) added. */
+static int policy_load_opts(const struct scmpc_load_opts *o, const scmpc_policy *p,
+			    struct scmpc_load_opts *opts, scmpc_diag *d)
+{
+	if (OPTS_VALID(o, scmpc_load_opts, sz, d))
+		return -EINVAL;
+	OPTS_COPY(*opts, o);
+	opts->sz = sizeof(*opts);
+	if (p)
+		opts->seccomp_flags |= scmpc_policy_flags(p);
+	return 0;
+}
+
 SCMPC_API int scmpc_load_prog(const scmpc_prog *prog, const scmpc_policy *p,
 			      const struct scmpc_load_opts *o, struct scmpc_load_result *res,
 			      scmpc_diag *d)
@@ -639,11 +666,132 @@ SCMPC_API int scmpc_load_prog(const scmpc_prog *prog, const scmpc_policy *p,
 
 	if (!prog)
 		return diag_err(d, -EINVAL, NULL, "no program given");
-	if (OPTS_VALID(o, scmpc_load_opts, sz, d))
+	if (policy_load_opts(o, p, &opts, d) < 0)
 		return -EINVAL;
-	OPTS_COPY(opts, o);
-	opts.sz = sizeof(opts);
-	if (p)
-		opts.seccomp_flags |= scmpc_policy_flags(p);
 	return scmpc_load(scmpc_prog_insns(prog), scmpc_prog_len(prog), &opts, res, d);
+}
+
+/* ------------------------------------------------------------ sets */
+
+static bool returns_notif(const scmpc_prog *prog)
+{
+	const struct sock_filter *f = scmpc_prog_insns(prog);
+	for (size_t i = 0; i < scmpc_prog_len(prog); i++)
+		if (f[i].code == (BPF_RET | BPF_K) && (f[i].k & 0xffff0000U) == SCMPC_ACT_USER_NOTIF)
+			return true;
+	return false;
+}
+
+/* D's message with a prefix and a suffix: the message is copied first,
+ * since it lives in D. */
+static int set_err(scmpc_diag *d, int err, const char *pre, const char *post)
+{
+	char msg[512], where[128];
+	snprintf(msg, sizeof(msg), "%s", scmpc_diag_message(d));
+	snprintf(where, sizeof(where), "%s", scmpc_diag_where(d));
+	return diag_err(d, err, where[0] ? where : NULL, "%s%s%s", pre, msg, post);
+}
+
+SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scmpc_policy *p,
+			     const struct scmpc_load_opts *o, struct scmpc_load_result *res,
+			     scmpc_diag *d)
+{
+	struct scmpc_load_opts opts;
+	struct scmpc_load_result out;
+	const unsigned nl = SECCOMP_FILTER_FLAG_NEW_LISTENER;
+	size_t listener = SIZE_MAX;
+	char pre[64], post[256];
+	int r = 0, fd = 0;
+
+	if (!progs || !n)
+		return diag_err(d, -EINVAL, NULL, "no programs given");
+	for (size_t i = 0; i < n; i++)
+		if (!progs[i])
+			return diag_err(d, -EINVAL, NULL, "program %zu of %zu is NULL", i + 1, n);
+	if (policy_load_opts(o, p, &opts, d) < 0)
+		return -EINVAL;
+	/* The listener belongs to the filter whose USER_NOTIF answers, and a
+	 * chain takes one. */
+	for (size_t i = 0; i < n && (opts.seccomp_flags & nl); i++) {
+		if (!returns_notif(progs[i]))
+			continue;
+		if (listener != SIZE_MAX)
+			return diag_err(d, -EINVAL, NULL, "programs %zu and %zu both return "
+					"USER_NOTIF, but a chain takes one listener", listener + 1,
+					i + 1);
+		listener = i;
+	}
+	/* Everything is checked before anything is installed: once the first
+	 * filter is in, the calls those checks make (reading /proc, probing
+	 * the kernel) are the filter's to deny, and a set refused halfway
+	 * would leave part of the stack in place. */
+	unsigned long need = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct scmpc_load_opts one = opts;
+		one.flags |= SCMPC_LOAD_DRY_RUN | (n > 1 ? SCMPC_LOAD_NO_PRCTL : 0);
+		if (i != listener)
+			one.seccomp_flags &= ~nl;
+		memset(&out, 0, sizeof(out));
+		out.listener_fd = -1;
+		if ((r = do_load(progs[i]->insns, progs[i]->len, &one, &out, d)) < 0) {
+			snprintf(pre, sizeof(pre), "program %zu of %zu: ", i + 1, n);
+			return set_err(d, r, pre, "");
+		}
+		need += out.ebpf_len + 4;
+	}
+	struct scmpc_budget b = out.budget;
+	/* The newest filter counts its length, each one under it 4 more. */
+	if (b.exact && need - 4 > b.left)
+		return diag_err(d, -ENOMEM, NULL, "the %zu programs convert to %lu eBPF "
+				"instructions with the chain's 4 per filter, but the chain has %u "
+				"left: its %u filter%s already use %u of %u", n, need - 4, b.left,
+				b.filters, b.filters == 1 ? "" : "s", b.used, SCMPC_CHAIN_BUDGET);
+	if (!(opts.flags & SCMPC_LOAD_KEEP_NNP) && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return diag_err(d, -errno, NULL, "setting no_new_privs failed: %s", strerror(errno));
+	if (opts.flags & SCMPC_LOAD_DRY_RUN)
+		return 0;
+	/* From here on only seccomp(2) itself, which each filter of a split
+	 * but the last allows (scmpc_compile_split() puts the call last). */
+	for (size_t i = 0; i < n; i++) {
+		unsigned flags = opts.seccomp_flags & (i == listener ? ~0U : ~nl);
+		struct sock_fprog fprog = {
+			.len = (unsigned short)progs[i]->len,
+			.filter = progs[i]->insns,	/* the kernel only reads it */
+		};
+		memset(&out, 0, sizeof(out));
+		out.listener_fd = -1;
+		out.ebpf_len = (unsigned)bpf_ebpf_len(progs[i]->insns, progs[i]->len);
+		out.budget = b;
+		long ret = sys_seccomp(SECCOMP_SET_MODE_FILTER, flags, &fprog);
+		int e = errno;
+		if (ret >= 0 && (flags & nl)) {
+			fd = (int)ret;
+			out.listener_fd = fd;
+		} else if (ret > 0) {
+			out.tsync_tid = (pid_t)ret;
+			r = diag_err(d, -ESRCH, NULL, "TSYNC failed: thread %ld runs filters that are "
+				     "not in this thread's chain", ret);
+		} else if (ret < 0) {
+			r = kernel_error(e, flags, false, &out, d);
+		}
+		if (r < 0) {
+			snprintf(pre, sizeof(pre), "program %zu of %zu: ", i + 1, n);
+			snprintf(post, sizeof(post), "; the %zu before it are installed, so this "
+				 "thread holds part of the stack, which allows what the others "
+				 "deny: do not run what it was meant to confine", i);
+			r = set_err(d, r, pre, i ? post : "");
+			if (fd > 0)
+				close(fd);
+			fd = 0;
+			break;
+		}
+		unsigned long used = (unsigned long)b.used + out.ebpf_len + 4;
+		budget_from(&b, b.filters + 1UL, used, b.exact);
+	}
+	if (res && res->sz >= sizeof(res->sz)) {
+		size_t sz = res->sz;
+		out.sz = sz;
+		memcpy(res, &out, sz < sizeof(out) ? sz : sizeof(out));
+	}
+	return r < 0 ? r : fd;
 }

@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "scmpc.h"
+#include "lsc_ref.h"
 #include "testutil.h"
 
 struct result {
@@ -564,7 +565,7 @@ static void test_stats(void **state)
 	expect(&r, 0, "instructions: ", NULL);
 	for (const char *const *w = (const char *const[]){ "cBPF", "eBPF", "x86_64: ", "i386: ",
 							   "worst", "mean", "personality",
-							   "unconditional allows cacheable",
+							   "argument-independent allows cacheable",
 							   "compile time: ", NULL };
 	     *w; w++)
 		if (!strstr(r.out, *w))
@@ -1722,7 +1723,8 @@ static void test_output_long_name(void **state)
 }
 
 /* Not const char: RUN() builds a char *const argv. */
-static char *const commands[] = { "compile", "explain", "inspect", "diff", "exec", "dump" };
+static char *const commands[] = { "compile", "explain", "inspect", "diff", "exec", "dump",
+				  "optimize", "merge" };
 
 /* COMMAND --help and -h: that command's usage and options on stdout, exit
  * 0, and nothing about the other commands. */
@@ -1838,6 +1840,544 @@ static void test_command_usage_hint(void **state)
 	result_free(&r);
 }
 
+/* ------------------------------------------------ optimize, merge, --pid */
+
+/* The kernel's answer for a stack PROGS[0..N) (oldest first), worked out
+ * here without the library's merge: each filter's return in installation
+ * order, a later one taking over when its action ranks at or below the one
+ * held ((int32_t)(action & 0xffff0000)): so the lowest wins, and between
+ * equal actions the newer filter's data. */
+static uint32_t stack_oracle(const struct sock_filter *const *progs, const size_t *lens, size_t n,
+			     const struct seccomp_data *sd)
+{
+	uint32_t held = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r;
+
+		assert_int_equal(scmpc_emulate(progs[i], lens[i], sd, &r, NULL), 0);
+		if (!any || (int32_t)(r & 0xffff0000U) <= (int32_t)(held & 0xffff0000U))
+			held = r;
+		any = true;
+	}
+	return held;
+}
+
+static bool reads_args(const struct sock_filter *f, size_t len, const struct seccomp_data *sd)
+{
+	struct scmpc_arg_use use = { .sz = sizeof(use) };
+
+	assert_int_equal(scmpc_prog_arg_use(f, len, sd, &use, NULL), 0);
+	return use.first_load >= 0;
+}
+
+/*
+ * GOT (one program) must decide as the stack WANT[0..NW) on every probe:
+ * each AUDIT_ARCH scmpc knows and two it does not; each ABI's probe numbers
+ * and every constant the programs compare, with its neighbours; where any
+ * program reads an argument, each argument over the values the programs
+ * compare it with (the others all 0 or all 1) and random mixes of them.
+ * Returns the number of probes.
+ */
+static unsigned long same_as_stack(const struct sock_filter *got, size_t got_len,
+				   const struct sock_filter *const *want, const size_t *want_lens,
+				   size_t nw, const char *label)
+{
+	scmpc_probes *ps = scmpc_probes_new();
+	uint32_t extra[4096];
+	size_t nextra = 0;
+	unsigned long probes = 0;
+	struct testutil_rng rng;
+
+	testutil_rng_seed(&rng, 17);
+	assert_non_null(ps);
+	assert_int_equal(scmpc_probes_add_prog(ps, got, got_len, NULL), 0);
+	for (size_t i = 0; i < nw; i++) {
+		assert_int_equal(scmpc_probes_add_prog(ps, want[i], want_lens[i], NULL), 0);
+		for (size_t k = 0; k < want_lens[i] && nextra + 3 <= 4096; k++) {
+			if (BPF_CLASS(want[i][k].code) != BPF_JMP || BPF_OP(want[i][k].code) == BPF_JA)
+				continue;
+			extra[nextra++] = want[i][k].k;
+			extra[nextra++] = want[i][k].k + 1;
+			extra[nextra++] = want[i][k].k - 1;
+		}
+	}
+	for (int a = 0; a <= SCMPC_ARCH_COUNT + 1; a++) {
+		uint32_t audit = a == 0 ? 0x12345678U
+				 : a > SCMPC_ARCH_COUNT ? 0 : scmpc_arch_audit((enum scmpc_arch)a);
+		uint32_t *nrs = NULL;
+		int nn = 0;
+
+		if (a >= 1 && a <= SCMPC_ARCH_COUNT)
+			nn = scmpc_arch_probe_numbers((enum scmpc_arch)a, &nrs, NULL);
+		assert_true(nn >= 0);
+		for (size_t j = 0; j < (size_t)nn + nextra; j++) {
+			uint32_t nr = j < (size_t)nn ? nrs[j] : extra[j - (size_t)nn];
+			struct seccomp_data sd = testutil_sd_audit(audit, nr, NULL);
+			bool args = reads_args(got, got_len, &sd);
+			uint64_t v[6];
+			uint32_t g, w;
+
+			for (size_t i = 0; i < nw; i++)
+				args |= reads_args(want[i], want_lens[i], &sd);
+			for (unsigned vec = 0;; vec++) {
+				if (!args && vec > 0)
+					break;
+				if (vec < 12) {
+					/* one argument swept below, the others all 0 or 1 */
+					memset(v, vec & 1 ? 0xff : 0, sizeof(v));
+				} else if (vec < 12 + 64) {
+					for (unsigned k = 0; k < 6; k++) {
+						const uint64_t *vals;
+						size_t nv = scmpc_probes_values(ps, k, &vals);
+						v[k] = vals[testutil_rng_below(&rng, (uint32_t)nv)];
+					}
+				} else {
+					break;
+				}
+				const uint64_t *vals = NULL;
+				size_t nv = vec < 12 ? scmpc_probes_values(ps, vec / 2, &vals) : 1;
+				for (size_t x = 0; x < nv; x++) {
+					if (vec < 12)
+						v[vec / 2] = vals[x];
+					sd = testutil_sd_audit(audit, nr, v);
+					assert_int_equal(scmpc_emulate(got, got_len, &sd, &g, NULL), 0);
+					w = stack_oracle(want, want_lens, nw, &sd);
+					probes++;
+					if (g != w)
+						fail_msg("%s: audit 0x%08x nr %u args %#llx %#llx %#llx %#llx "
+							 "%#llx %#llx: got %s, the stack gives %s", label,
+							 audit, nr, (unsigned long long)v[0],
+							 (unsigned long long)v[1], (unsigned long long)v[2],
+							 (unsigned long long)v[3], (unsigned long long)v[4],
+							 (unsigned long long)v[5], testutil_act(g),
+							 testutil_act(w));
+				}
+			}
+		}
+		free(nrs);
+	}
+	scmpc_probes_free(ps);
+	return probes;
+}
+
+/* "... N instructions -> M (...)" as optimize ends its figures. */
+static void expect_sizes_line(const char *out, size_t before, size_t after)
+{
+	char want[96];
+
+	snprintf(want, sizeof(want), "%zu instructions -> %zu (", before, after);
+	if (!strstr(out, want))
+		fail_msg("no '%s' in:\n%s", want, out);
+}
+
+/* libseccomp's programs of Docker's profile (level 1: a linear chain; 2: a
+ * binary tree), optimized: the result decides every probe as libseccomp's
+ * program does, and level 1 comes out under 30% of its size. */
+static void test_optimize_libseccomp(void **state)
+{
+	(void)state;
+	scmpc_policy *p = testutil_policy("docker-default.json", SCMPC_ARCH_X86_64);
+	char err[256];
+
+	if (!p)
+		fail_msg("docker-default.json: %s", testutil_last_error());
+	for (int level = 1; level <= 2; level++) {
+		struct sock_filter *lsc = NULL;
+		size_t len = 0, out_len = 0;
+		char in[64], out[64];
+
+		if (lsc_compile(p, level, &lsc, &len, err, sizeof(err)) < 0)
+			fail_msg("libseccomp level %d: %s", level, err);
+		snprintf(in, sizeof(in), "lsc-l%d.bpf", level);
+		snprintf(out, sizeof(out), "lsc-l%d-opt.bpf", level);
+		write_file(tmp(in), lsc, len * sizeof(*lsc));
+		struct result r = RUN("optimize", tmp(in), "-o", tmp(out));
+		expect(&r, 0, "before", NULL);
+		struct sock_filter *opt = (struct sock_filter *)read_file(tmp(out), &out_len);
+		assert_non_null(opt);
+		assert_int_equal(out_len % sizeof(*opt), 0);
+		out_len /= sizeof(*opt);
+		expect_sizes_line(r.out, len, out_len);
+		const struct sock_filter *want[1] = { lsc };
+		unsigned long probes = same_as_stack(opt, out_len, want, &len, 1, in);
+		print_message("libseccomp level %d Docker: %zu -> %zu instructions (%.1f%%), %lu "
+			      "probes agree\n", level, len, out_len,
+			      100.0 * (double)out_len / (double)len, probes);
+		if (level == 1 && out_len * 100 >= len * 30)
+			fail_msg("level 1: %zu -> %zu instructions, not under 30%%", len, out_len);
+		/* To standard output as text (the default), the figures on
+		 * stderr. */
+		result_free(&r);
+		r = RUN("optimize", tmp(in));
+		expect(&r, 0, "A = arch", "after");
+		result_free(&r);
+		free(opt);
+		free(lsc);
+	}
+	scmpc_policy_free(p);
+}
+
+#define LD_ABS(k) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (k))
+#define RET_K(k) BPF_STMT(BPF_RET | BPF_K, (k))
+#define JEQ_K(k, t, f) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (t), (f))
+#define JGT_K(k, t, f) BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, (k), (t), (f))
+
+/* A program whose answer depends on instruction_pointer cannot be lifted
+ * exactly: optimize and merge refuse it and name the instruction (as
+ * `compile -f text` lists it) and, in a stack, the file.  One that loads
+ * the pointer but answers alike either way is lifted. */
+static void test_optimize_refusals(void **state)
+{
+	(void)state;
+	struct sock_filter ip_matters[] = {
+		LD_ABS(4),
+		JEQ_K(0xc000003eU, 1, 0),		/* AUDIT_ARCH_X86_64 */
+		RET_K(SCMPC_ACT_KILL_PROCESS),
+		LD_ABS(8),				/* instruction_pointer, low word */
+		JGT_K(0x400000, 0, 1),
+		RET_K(SCMPC_ACT_ALLOW),
+		RET_K(SCMPC_ACT_ERRNO(1)),
+	};
+	struct sock_filter ip_ignored[] = {
+		LD_ABS(4),
+		JEQ_K(0xc000003eU, 1, 0),
+		RET_K(SCMPC_ACT_KILL_PROCESS),
+		LD_ABS(8),
+		JGT_K(0x400000, 0, 0),
+		LD_ABS(0),
+		JEQ_K(63, 0, 1),			/* uname */
+		RET_K(SCMPC_ACT_ERRNO(1)),
+		RET_K(SCMPC_ACT_ALLOW),
+	};
+	struct result r;
+
+	write_file(tmp("ip.bpf"), ip_matters, sizeof(ip_matters));
+	write_file(tmp("ip-ignored.bpf"), ip_ignored, sizeof(ip_ignored));
+	r = RUN("optimize", tmp("ip.bpf"), "-o", tmp("ip-opt.bpf"));
+	expect(&r, 1, NULL, "insn 4");
+	assert_non_null(strstr(r.err, "instruction_pointer"));
+	assert_non_null(strstr(r.err, tmp("ip.bpf")));
+	assert_non_null(strstr(r.err, "0004: if (A <= 0x400000) goto 0006"));
+	assert_int_equal(access(tmp("ip-opt.bpf"), F_OK), -1);
+	result_free(&r);
+
+	r = RUN("merge", tmp("ip-ignored.bpf"), tmp("ip.bpf"), "-o", tmp("ip-merged.bpf"));
+	expect(&r, 1, NULL, "insn 4");
+	char want[512];
+	snprintf(want, sizeof(want), "%s: cannot be lifted exactly", tmp("ip.bpf"));
+	assert_non_null(strstr(r.err, want));
+	assert_int_equal(access(tmp("ip-merged.bpf"), F_OK), -1);
+	result_free(&r);
+
+	size_t len;
+	r = RUN("optimize", tmp("ip-ignored.bpf"), "-o", tmp("ip-ignored-opt.bpf"));
+	expect(&r, 0, NULL, NULL);
+	struct sock_filter *opt = (struct sock_filter *)read_file(tmp("ip-ignored-opt.bpf"), &len);
+	assert_non_null(opt);
+	const struct sock_filter *w[1] = { ip_ignored };
+	size_t wl[1] = { sizeof(ip_ignored) / sizeof(ip_ignored[0]) };
+	same_as_stack(opt, len / sizeof(*opt), w, wl, 1, "ip-ignored");
+	free(opt);
+	result_free(&r);
+
+	/* A program that never tests the ABI: refused, unless -a names the
+	 * one it serves and --bad-arch what the others get.  Expected by hand:
+	 * x86_64 as the program (nr -1 included), its x32 numbers (bit 30)
+	 * and every other AUDIT_ARCH killed. */
+	struct sock_filter noarch[] = {
+		LD_ABS(0),
+		JEQ_K(63, 0, 1),
+		RET_K(SCMPC_ACT_ERRNO(1)),
+		RET_K(SCMPC_ACT_ALLOW),
+	};
+	struct sock_filter noarch_want[] = {
+		LD_ABS(4),
+		JEQ_K(0xc000003eU, 1, 0),
+		RET_K(SCMPC_ACT_KILL_PROCESS),
+		LD_ABS(0),
+		JEQ_K(0xffffffffU, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x40000000U, 2, 0),
+		JEQ_K(63, 2, 0),
+		RET_K(SCMPC_ACT_ALLOW),
+		RET_K(SCMPC_ACT_KILL_PROCESS),
+		RET_K(SCMPC_ACT_ERRNO(1)),
+	};
+	write_file(tmp("noarch.bpf"), noarch, sizeof(noarch));
+	r = RUN("optimize", tmp("noarch.bpf"), "-o", tmp("noarch-opt.bpf"));
+	expect(&r, 1, NULL, "-a ABI");
+	result_free(&r);
+	r = RUN("optimize", tmp("noarch.bpf"), "-a", "x86_64", "--bad-arch", "kill_process", "-o",
+		tmp("noarch-opt.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	opt = (struct sock_filter *)read_file(tmp("noarch-opt.bpf"), &len);
+	assert_non_null(opt);
+	w[0] = noarch_want;
+	wl[0] = sizeof(noarch_want) / sizeof(noarch_want[0]);
+	same_as_stack(opt, len / sizeof(*opt), w, wl, 1, "noarch -a x86_64");
+	free(opt);
+
+	/* A policy is not a filter to optimize. */
+	write_text(tmp("opt-policy.json"), DENY_ONE("uname"));
+	r = RUN("optimize", tmp("opt-policy.json"));
+	expect(&r, 1, NULL, "'compile' makes its program");
+	result_free(&r);
+}
+
+/* Three policies for a stack: two decide uname with ERRNO, the newer's
+ * data must win; the middle one checks an argument of personality; the
+ * newest kills getcpu and allows the rest. */
+#define STACK_A                                                                     \
+	"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["                   \
+	"{\"names\": [\"uname\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1}," \
+	"{\"names\": [\"getcpu\", \"sync\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 5}]}\n"
+#define STACK_B                                                                       \
+	"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["                     \
+	"{\"names\": [\"uname\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 2},"   \
+	"{\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 22," \
+	"  \"args\": [{\"index\": 0, \"value\": 8, \"op\": \"SCMP_CMP_NE\"}]}]}\n"
+#define STACK_C                                                                   \
+	"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["                 \
+	"{\"names\": [\"getcpu\"], \"action\": \"SCMP_ACT_KILL_PROCESS\"},"       \
+	"{\"names\": [\"sync\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 9}]}\n"
+
+/* Compile each policy with the CLI into NAME-I.bpf, read back into
+ * PROGS/LENS (the caller frees PROGS[i]). */
+static void make_stack(const char *const *texts, size_t n, struct sock_filter **progs,
+		       size_t *lens, char paths[][512], char json[][512])
+{
+	for (size_t i = 0; i < n; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "stack-%zu.json", i);
+		snprintf(json[i], 512, "%s", tmp(name));
+		write_text(json[i], texts[i]);
+		snprintf(name, sizeof(name), "stack-%zu.bpf", i);
+		snprintf(paths[i], 512, "%s", tmp(name));
+		struct result r = RUN("compile", json[i], "-o", paths[i], "-q");
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		progs[i] = (struct sock_filter *)read_file(paths[i], &lens[i]);
+		assert_non_null(progs[i]);
+		lens[i] /= sizeof(struct sock_filter);
+	}
+}
+
+static struct sock_filter *read_prog(const char *path, size_t *len)
+{
+	struct sock_filter *f = (struct sock_filter *)read_file(path, len);
+
+	assert_non_null(f);
+	assert_int_equal(*len % sizeof(*f), 0);
+	*len /= sizeof(*f);
+	return f;
+}
+
+static uint32_t native_audit(void)
+{
+	return scmpc_arch_audit(scmpc_arch_native());
+}
+
+/* merge of .bpf files (two of scmpc's and one of libseccomp's), and of
+ * the policies themselves: one program deciding as the stack. */
+static void test_merge_files(void **state)
+{
+	(void)state;
+	const char *texts[3] = { STACK_A, STACK_B, STACK_C };
+	struct sock_filter *progs[4];
+	size_t lens[4], mlen, total = 0;
+	char paths[4][512], json[3][512], line[128];
+	struct result r;
+
+	make_stack(texts, 3, progs, lens, paths, json);
+	/* the newest filter is libseccomp's, of Docker's profile */
+	scmpc_policy *p = testutil_policy("docker-default.json", scmpc_arch_native());
+	char err[256];
+	assert_non_null(p);
+	if (lsc_compile(p, 2, &progs[3], &lens[3], err, sizeof(err)) < 0)
+		fail_msg("libseccomp: %s", err);
+	scmpc_policy_free(p);
+	snprintf(paths[3], sizeof(paths[3]), "%s", tmp("stack-lsc.bpf"));
+	write_file(paths[3], progs[3], lens[3] * sizeof(*progs[3]));
+
+	r = RUN("merge", paths[0], paths[1], paths[2], "-o", tmp("merged.bpf"));
+	expect(&r, 0, "stack", NULL);
+	struct sock_filter *m = read_prog(tmp("merged.bpf"), &mlen);
+	for (size_t i = 0; i < 3; i++)
+		total += lens[i];
+	snprintf(line, sizeof(line), "3 filters, %zu instructions -> 1 filter, %zu (", total, mlen);
+	if (!strstr(r.out, line))
+		fail_msg("no '%s' in:\n%s", line, r.out);
+	result_free(&r);
+	same_as_stack(m, mlen, (const struct sock_filter *const *)progs, lens, 3, "merge 3 .bpf");
+	/* By hand: uname gets B's ERRNO(2) (equal actions: the newer's data),
+	 * getcpu C's kill, sync C's ERRNO(9), personality(8) is allowed. */
+	const struct {
+		uint32_t nr;
+		uint64_t a0;
+		uint32_t want;
+	} spot[] = {
+		{ 63, 0, SCMPC_ACT_ERRNO(2) }, { 309, 0, SCMPC_ACT_KILL_PROCESS },
+		{ 162, 0, SCMPC_ACT_ERRNO(9) }, { 135, 8, SCMPC_ACT_ALLOW },
+		{ 135, 0, SCMPC_ACT_ERRNO(22) }, { 39, 0, SCMPC_ACT_ALLOW },
+	};
+	if (scmpc_arch_native() == SCMPC_ARCH_X86_64) {
+		for (size_t i = 0; i < sizeof(spot) / sizeof(spot[0]); i++) {
+			uint64_t args[6] = { spot[i].a0 };
+			struct seccomp_data sd = testutil_sd_audit(native_audit(), spot[i].nr, args);
+			uint32_t got;
+
+			assert_int_equal(scmpc_emulate(m, mlen, &sd, &got, NULL), 0);
+			if (got != spot[i].want)
+				fail_msg("nr %u: %s, want %s", spot[i].nr, testutil_act(got),
+					 testutil_act(spot[i].want));
+		}
+	}
+	free(m);
+
+	/* Four, libseccomp's among them, in both orders. */
+	r = RUN("merge", paths[0], paths[3], paths[1], paths[2], "-o", tmp("merged4.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	m = read_prog(tmp("merged4.bpf"), &mlen);
+	const struct sock_filter *order1[4] = { progs[0], progs[3], progs[1], progs[2] };
+	size_t lens1[4] = { lens[0], lens[3], lens[1], lens[2] };
+	same_as_stack(m, mlen, order1, lens1, 4, "merge with libseccomp's");
+	free(m);
+	r = RUN("merge", paths[2], paths[1], paths[0], paths[3], "-o", tmp("merged4r.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	m = read_prog(tmp("merged4r.bpf"), &mlen);
+	const struct sock_filter *order2[4] = { progs[2], progs[1], progs[0], progs[3] };
+	size_t lens2[4] = { lens[2], lens[1], lens[0], lens[3] };
+	same_as_stack(m, mlen, order2, lens2, 4, "merge reversed");
+	free(m);
+
+	/* The policies: compiled as compile does, merged as their stack. */
+	r = RUN("merge", json[0], json[1], json[2], "-q", "-o", tmp("merged-json.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	m = read_prog(tmp("merged-json.bpf"), &mlen);
+	same_as_stack(m, mlen, (const struct sock_filter *const *)progs, lens, 3, "merge policies");
+	free(m);
+
+	/* Mixed: a policy then .bpf files. */
+	r = RUN("merge", json[0], paths[1], paths[2], "-q", "-f", "bpf", "-o", tmp("merged-mix"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	m = read_prog(tmp("merged-mix"), &mlen);
+	same_as_stack(m, mlen, (const struct sock_filter *const *)progs, lens, 3, "merge mixed");
+	free(m);
+
+	/* The output may not be one of the inputs, even the fifth. */
+	r = RUN("merge", paths[0], paths[1], paths[2], paths[3], json[0], "-o", json[0]);
+	expect(&r, 1, NULL, "the output is the same file as the input");
+	result_free(&r);
+	char *kept = read_file(json[0], NULL);
+	assert_non_null(kept);
+	assert_string_equal(kept, STACK_A);
+	free(kept);
+	r = RUN("merge", paths[0], "--pid", "1");
+	expect(&r, 2, NULL, "not both");
+	result_free(&r);
+	for (size_t i = 0; i < 4; i++)
+		free(progs[i]);
+}
+
+/* merge --pid and inspect --pid on a process holding the three filters:
+ * exec'd three times over, as test_dump does. */
+static void test_merge_pid(void **state)
+{
+	(void)state;
+	const char *texts[3] = { STACK_A, STACK_B, STACK_C };
+	struct sock_filter *progs[3];
+	size_t lens[3], mlen;
+	char paths[3][512], json[3][512], pidstr[16];
+
+	if (!unfiltered()) {
+		print_message("skipped: the test runs under seccomp, and a filtered process "
+			      "cannot read filters back\n");
+		skip();
+	}
+	make_stack(texts, 3, progs, lens, paths, json);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(null, 1);
+		execl(cli_path(), cli_path(), "exec", "-q", json[0], "--", cli_path(), "exec", "-q",
+		      json[1], "--", cli_path(), "exec", "-q", json[2], "--", "/bin/sleep", "10",
+		      (char *)NULL);
+		_exit(127);
+	}
+	bool ready = wait_filtered(pid, "sleep", 3);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	struct result m = { 0 }, in = { 0 };
+	if (ready) {
+		m = RUN("merge", "--pid", pidstr, "-o", tmp("merged-pid.bpf"));
+		in = RUN("inspect", "--pid", pidstr);
+	}
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	if (!ready)
+		fail_msg("the nested exec did not reach sleep with 3 filters");
+	if (m.status == 1 && (strstr(m.err, "CAP_SYS_ADMIN") || strstr(m.err, "not permitted"))) {
+		print_message("skipped: %s", m.err);
+		result_free(&m);
+		result_free(&in);
+		for (size_t i = 0; i < 3; i++)
+			free(progs[i]);
+		skip();
+	}
+	expect(&m, 0, "stack", NULL);
+	struct sock_filter *merged = read_prog(tmp("merged-pid.bpf"), &mlen);
+	same_as_stack(merged, mlen, (const struct sock_filter *const *)progs, lens, 3, "merge --pid");
+
+	/* inspect --pid: each filter by its size, the stack beside the merged
+	 * program, and the decision: uname gets the newer ERRNO(2). */
+	char line[128];
+	expect(&in, 0, NULL, NULL);
+	snprintf(line, sizeof(line), "process %d: 3 filters, oldest first", (int)pid);
+	assert_non_null(strstr(in.out, line));
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(line, sizeof(line), "filter %zu: %zu instructions (", i, lens[i]);
+		if (!strstr(in.out, line))
+			fail_msg("no '%s' in:\n%s", line, in.out);
+	}
+	snprintf(line, sizeof(line), "%zu filters, %zu instructions -> 1 filter, %zu (", (size_t)3,
+		 lens[0] + lens[1] + lens[2], mlen);
+	if (!strstr(in.out, line))
+		fail_msg("no '%s' in:\n%s", line, in.out);
+	if (scmpc_arch_native() == SCMPC_ARCH_X86_64) {
+		const char *u = strstr(in.out, "63 uname");
+		assert_non_null(u);
+		const char *eol = strchr(u, '\n');
+		assert_non_null(eol);
+		assert_non_null(strstr(u, "ERRNO(2)"));
+		assert_true(strstr(u, "ERRNO(2)") < eol);
+		const char *pe = strstr(in.out, "135 personality");
+		assert_non_null(pe);
+		assert_true(strstr(pe, "depends on arguments") < strchr(pe, '\n'));
+	}
+	free(merged);
+	result_free(&m);
+	result_free(&in);
+	for (size_t i = 0; i < 3; i++)
+		free(progs[i]);
+
+	/* A process without filters: inspect says so, merge refuses. */
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)getpid());
+	struct result r = RUN("inspect", "--pid", pidstr);
+	expect(&r, 0, "has no seccomp filters", NULL);
+	result_free(&r);
+	r = RUN("merge", "--pid", pidstr);
+	expect(&r, 1, NULL, "nothing to merge");
+	result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1871,6 +2411,10 @@ int main(void)
 		cmocka_unit_test(test_command_help),
 		cmocka_unit_test(test_command_help_lists_accepted_options),
 		cmocka_unit_test(test_command_usage_hint),
+		cmocka_unit_test(test_optimize_libseccomp),
+		cmocka_unit_test(test_optimize_refusals),
+		cmocka_unit_test(test_merge_files),
+		cmocka_unit_test(test_merge_pid),
 	};
 
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

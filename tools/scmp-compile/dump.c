@@ -8,27 +8,58 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "common.h"
 
-/* KERNEL_VERSION of the running kernel, for the cache prediction. */
-static unsigned running_kernel(void)
+int read_stack(unsigned pid, scmpc_prog ***out)
 {
-	struct utsname u;
-	unsigned major, minor;
+	scmpc_diag *d = scmpc_diag_new();
+	int n;
 
-	if (uname(&u) || !parse_kernel(u.release, &major, &minor))
-		return 0;	/* the library's default: the newest kernel it knows */
-	return major << 16 | minor << 8;
+	*out = NULL;
+	if (!d) {
+		errorf("%s", strerror(ENOMEM));
+		return -1;
+	}
+	n = scmpc_introspect((pid_t)pid, NULL, out, d);
+	report_warnings(usage_cmd, d, false);
+	if (n < 0) {
+		const char *msg = scmpc_diag_message(d);
+
+		switch (-n) {
+		case ESRCH: {
+			char none[48];
+
+			/* the library's other ESRCH reasons (a zombie, a thread
+			 * gone while stopped) are passed on as they are */
+			snprintf(none, sizeof(none), "no thread %u", pid);
+			if (!*msg || !strcmp(msg, none))
+				errorf("no process %u", pid);
+			else
+				errorf("process %u: %s", pid, msg);
+			break;
+		}
+		case EPERM:
+		case EACCES:
+			errorf("process %u: %s%s", pid, *msg ? msg : strerror(-n),
+			       geteuid() ? " (try as root)" : "");
+			break;
+		default:
+			errorf("process %u: %s", pid, *msg ? msg : strerror(-n));
+			break;
+		}
+		*out = NULL;
+		n = -1;
+	}
+	scmpc_diag_free(d);
+	return n;
 }
 
 static int run_dump(struct cli *c)
 {
 	enum scmpc_arch native = native_arch();
 	const char *dir = c->output ? c->output : ".";
-	scmpc_diag *d = NULL;
 	scmpc_prog **progs = NULL;
 	const struct sock_filter **insns = NULL;
 	size_t *lens = NULL;
@@ -57,40 +88,9 @@ static int run_dump(struct cli *c)
 		return EXIT_INPUT;
 	}
 
-	d = scmpc_diag_new();
-	if (!d) {
-		errorf("%s", strerror(ENOMEM));
+	n = read_stack(pid, &progs);
+	if (n < 0)
 		goto out;
-	}
-	n = scmpc_introspect((pid_t)pid, NULL, &progs, d);
-	report_warnings("dump", d, false);
-	if (n < 0) {
-		const char *msg = scmpc_diag_message(d);
-
-		switch (-n) {
-		case ESRCH: {
-			char none[48];
-
-			/* the library's other ESRCH reasons (a zombie, a thread
-			 * gone while stopped) are passed on as they are */
-			snprintf(none, sizeof(none), "no thread %u", pid);
-			if (!*msg || !strcmp(msg, none))
-				errorf("no process %u", pid);
-			else
-				errorf("process %u: %s", pid, msg);
-			break;
-		}
-		case EPERM:
-		case EACCES:
-			errorf("process %u: %s%s", pid, *msg ? msg : strerror(-n),
-			       geteuid() ? " (try as root)" : "");
-			break;
-		default:
-			errorf("process %u: %s", pid, *msg ? msg : strerror(-n));
-			break;
-		}
-		goto out;
-	}
 	if (n == 0) {
 		errorf("process %u has no seccomp filters: nothing to dump", pid);
 		goto out;
@@ -106,7 +106,7 @@ static int run_dump(struct cli *c)
 	memset(&co, 0, sizeof(co));
 	co.sz = sizeof(co);
 	co.nr_count = CACHE_NR;
-	co.kernel_version = running_kernel();
+	co.kernel_version = scmpc_kernel_running();
 	uint8_t bits[(CACHE_NR + 7) / 8];
 	size_t used = 0;
 	for (; written < n; written++) {
@@ -154,7 +154,6 @@ out:
 	free(insns);
 	free(lens);
 	scmpc_prog_array_free(progs, n > 0 ? (size_t)n : 0);
-	scmpc_diag_free(d);
 	return status;
 }
 

@@ -174,17 +174,26 @@ static int run_exec(struct cli *c)
 	struct scmpc_load_opts o;
 	struct scmpc_load_result res;
 	struct filter f;
+	struct filter_set set;
 	scmpc_diag *d = NULL;
 	int status = EXIT_INPUT, rc;
 
 	memset(&f, 0, sizeof(f));
+	memset(&set, 0, sizeof(set));
 	/* The filter goes into this kernel: a policy resolved for another
 	 * host would answer every call, execve first, with its bad-arch action. */
 	if (c->arch != SCMPC_ARCH_NONE && c->arch != native)
 		return usage_error("exec installs the filter here: --arch can only be %s",
 				   scmpc_arch_name(native));
-	if (load_filter(c, c->pos[0], native, &f))
+	/* --split: a set of programs, stacked; f stays empty but for its name
+	 * and policy, which the rest reads. */
+	if (c->split ? load_filter_set(c, c->pos[0], native, &set)
+		     : load_filter(c, c->pos[0], native, &f))
 		goto out;
+	if (c->split) {
+		f.name = set.name;
+		f.policy = set.policy;
+	}
 	if (f.policy) {
 		bool has_native = false;
 
@@ -218,7 +227,10 @@ static int run_exec(struct cli *c)
 	 * filter holds this process. */
 	const char *agent = NULL, *meta = NULL;
 	struct handoff h = { .to = { -1, -1 }, .from = { -1, -1 } };
-	if (returns_notify(f.insns, f.len)) {
+	bool notify = returns_notify(f.insns, f.len);
+	for (size_t i = 0; i < set.n; i++)
+		notify |= returns_notify(scmpc_prog_insns(set.progs[i]), scmpc_prog_len(set.progs[i]));
+	if (notify) {
 		if (!f.policy || !scmpc_policy_listener(f.policy, &agent, &meta)) {
 			if (!c->quiet)
 				errorf("warning: %s: calls the filter sends to an agent will fail with "
@@ -229,8 +241,12 @@ static int run_exec(struct cli *c)
 				goto out;
 		}
 	}
-	rc = f.policy ? scmpc_load_prog(f.prog, f.policy, &o, &res, d)
-		      : scmpc_load(f.insns, f.len, &o, &res, d);
+	if (c->split)
+		rc = scmpc_load_set((const scmpc_prog *const *)set.progs, set.n, set.policy, &o, &res,
+				    d);
+	else
+		rc = f.policy ? scmpc_load_prog(f.prog, f.policy, &o, &res, d)
+			      : scmpc_load(f.insns, f.len, &o, &res, d);
 	report_warnings(f.name, d, c->quiet);
 	if (rc == -EACCES && c->keep_nnp) {
 		/* the library's message names its flag; the user gave an option */
@@ -264,16 +280,19 @@ static int run_exec(struct cli *c)
 	status = e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 out:
 	scmpc_diag_free(d);
+	if (c->split)
+		memset(&f, 0, sizeof(f));	/* its policy is the set's */
 	filter_free(&f);
+	filter_set_free(&set);
 	return status;
 }
 
 const struct command exec_command = {
-	"exec", run_exec, F_ARCH | F_POLICY | F_FLAGS | F_KEEP_NNP,
+	"exec", run_exec, F_ARCH | F_POLICY | F_FLAGS | F_KEEP_NNP | F_SPLIT,
 	"Usage: " PROG_NAME " exec [--flags LIST] [--keep-nnp] [-a ABI] [--caps LIST]\n"
 	"                         [--kernel X.Y] [--strict] [--no-enosys]\n"
 	"                         [--restrictive] [--runtime RT] [--bad-arch ACT] [-q]\n"
-	"                         POLICY|FILE.bpf [--] CMD [ARG...]\n",
+	"                         [--split] POLICY|FILE.bpf|PREFIX [--] CMD [ARG...]\n",
 	"Compile POLICY for this machine (or take a raw FILE.bpf), install it in this\n"
 	"process with seccomp(2), setting no_new_privs first, and execute CMD under\n"
 	"it.  Options are read up to the first word after POLICY, the command; what\n"

@@ -87,8 +87,10 @@ static bool is_allow(uint32_t act)
 	return (act & 0xffff0000U) == SCMPC_ACT_ALLOW;
 }
 
+/* Without CACHE the cache lines are left out: a merged program's cache is
+ * not the stack's, which the stack's figures give. */
 static int inspect_abi(const struct filter *f, const scmpc_probes *ps, enum scmpc_arch a,
-		       const struct cli *c)
+		       const struct cli *c, bool cache)
 {
 	struct decision *ds = NULL;
 	uint32_t *nrs = NULL;
@@ -120,6 +122,8 @@ static int inspect_abi(const struct filter *f, const scmpc_probes *ps, enum scmp
 		i = j + 1;
 	}
 
+	if (!cache)
+		goto out;
 	if (!kernel_has_cache(c)) {
 		printf("  cache: never (" NO_CACHE_NOTE ")\n");
 		goto out;
@@ -162,6 +166,82 @@ out:
 	return rc;
 }
 
+/* inspect --pid: each filter of the stack, the decision they make
+ * together (as ranges, from the merged program, which the merge proved to
+ * decide as the stack), and the stack's cost beside the merged program's. */
+static int inspect_pid(struct cli *c)
+{
+	struct abi_list abis = { .n = 0 };
+	scmpc_prog **progs = NULL;
+	scmpc_probes *ps = NULL;
+	scmpc_policy *p = NULL;
+	scmpc_prog *merged = NULL;
+	const char **names = NULL;
+	char (*labels)[48] = NULL;
+	int n, rc, status = EXIT_INPUT;
+
+	if (c->npos)
+		return usage_error("inspect takes a FILE or --pid PID, not both");
+	if (c->seen & F_FORMAT)
+		return usage_error("--format text applies to inspect FILE only");
+	n = read_stack(c->pid, &progs);
+	if (n < 0)
+		goto out;
+	if (n == 0) {
+		printf("process %u has no seccomp filters: every call is allowed\n", c->pid);
+		status = EXIT_OK;
+		goto out;
+	}
+	names = calloc((size_t)n, sizeof(*names));
+	labels = calloc((size_t)n, sizeof(*labels));
+	if (!names || !labels) {
+		errorf("%s", strerror(ENOMEM));
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		snprintf(labels[i], sizeof(labels[i]), "process %u, filter %d", c->pid, i);
+		names[i] = labels[i];
+	}
+	printf("process %u: %d filter%s, oldest first; every call runs all of them, newest first\n",
+	       c->pid, n, n == 1 ? "" : "s");
+	if (merge_programs(names, progs, (size_t)n, &p, &merged))
+		goto out;
+
+	struct filter f;
+	memset(&f, 0, sizeof(f));
+	f.name = "merged";
+	f.insns = scmpc_prog_insns(merged);
+	f.len = scmpc_prog_len(merged);
+	if (!(ps = scmpc_probes_new()) || scmpc_probes_add_prog(ps, f.insns, f.len, NULL) < 0) {
+		errorf("%s", strerror(ENOMEM));
+		goto out;
+	}
+	if (c->arch != SCMPC_ARCH_NONE) {
+		abi_add(&abis, c->arch);
+	} else {
+		abi_add_host_group(&abis, native_arch());
+		abi_add_from_prog(&abis, f.insns, f.len);
+	}
+	if (stack_figures(stdout, c, progs, (size_t)n, p, merged, true) < 0)
+		goto out;
+	printf("their decision together:\n");
+	for (size_t i = 0; i < abis.n; i++) {
+		if ((rc = inspect_abi(&f, ps, abis.a[i], c, false)) < 0) {
+			status = report_failure(rc, EXIT_INPUT);
+			goto out;
+		}
+	}
+	status = EXIT_OK;
+out:
+	scmpc_probes_free(ps);
+	scmpc_prog_array_free(progs, n > 0 ? (size_t)n : 0);
+	scmpc_prog_free(merged);
+	scmpc_policy_free(p);
+	free(names);
+	free(labels);
+	return status;
+}
+
 static int run_inspect(struct cli *c)
 {
 	scmpc_probes *ps = NULL;
@@ -172,6 +252,8 @@ static int run_inspect(struct cli *c)
 	int status = EXIT_INPUT, rc;
 
 	memset(&f, 0, sizeof(f));
+	if (c->pid)
+		return inspect_pid(c);
 	if (c->npos != 1)
 		return usage_error(c->npos ? "inspect takes one FILE" : "inspect needs a FILE");
 	if ((c->seen & F_FORMAT) && c->format != SCMPC_FORMAT_TEXT)
@@ -223,7 +305,7 @@ static int run_inspect(struct cli *c)
 		scmpc_diag_free(d);
 	}
 	for (size_t i = 0; i < abis.n; i++) {
-		if ((rc = inspect_abi(&f, ps, abis.a[i], c)) < 0) {
+		if ((rc = inspect_abi(&f, ps, abis.a[i], c, true)) < 0) {
 			status = report_failure(rc, EXIT_INPUT);
 			goto out;
 		}
@@ -237,11 +319,15 @@ out:
 }
 
 const struct command inspect_command = {
-	"inspect", run_inspect, F_ARCH | F_FORMAT | F_KERNEL,
-	"Usage: " PROG_NAME " inspect FILE.bpf [-a ABI] [-f text] [--kernel X.Y]\n",
+	"inspect", run_inspect, F_ARCH | F_FORMAT | F_KERNEL | F_PID,
+	"Usage: " PROG_NAME " inspect FILE.bpf [-a ABI] [-f text] [--kernel X.Y]\n"
+	"       " PROG_NAME " inspect --pid PID [-a ABI] [--kernel X.Y]\n",
 	"Check a raw filter (a struct sock_filter array; '-' for standard input)\n"
 	"against the kernel's rules, print what it decides for each syscall number\n"
 	"as ranges per ABI, how many syscalls the kernel caches, and for each allowed\n"
-	"syscall it cannot cache, the instruction that stops it.\n",
+	"syscall it cannot cache, the instruction that stops it.  With --pid, the\n"
+	"stack of filters process PID holds: each filter's size and path, what they\n"
+	"decide together, what the stack costs per call (every filter runs) and\n"
+	"what one merged program would cost instead.\n",
 	EXIT_HELP,
 };

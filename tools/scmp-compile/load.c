@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -43,12 +44,6 @@ int load_policy_text(const struct cli *c, const char *name, const char *text, si
 	o.caps = (const char *const *)c->caps;
 	o.kernel_major = c->kernel_major;
 	o.kernel_minor = c->kernel_minor;
-	/* Editors on Windows start UTF-8 files with a byte order mark, which
-	 * JSON forbids but users cannot see. */
-	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
-		text += 3;
-		len -= 3;
-	}
 	rc = scmpc_policy_from_json(text, len, &o, out, d);
 	report_warnings(name, d, c->quiet);
 	if (rc < 0) {
@@ -57,6 +52,15 @@ int load_policy_text(const struct cli *c, const char *name, const char *text, si
 	}
 	scmpc_diag_free(d);
 	return rc < 0 ? -1 : 0;
+}
+
+/* The library says when a stack of programs would fit; the CLI, how to
+ * get one. */
+static void split_pointer(const scmpc_diag *d, int rc)
+{
+	if (rc == -E2BIG && strstr(scmpc_diag_message(d), "scmpc_compile_split"))
+		errorf("hint: 'compile --split -o PREFIX' writes those programs as PREFIX-1.bpf, "
+		       "PREFIX-2.bpf, ...; 'exec --split' installs them");
 }
 
 int compile_policy(const char *name, const scmpc_policy *p, scmpc_prog **out)
@@ -72,6 +76,7 @@ int compile_policy(const char *name, const scmpc_policy *p, scmpc_prog **out)
 	rc = scmpc_compile(p, &o, out, d);
 	if (rc < 0) {
 		report_diag(name, d, rc);
+		split_pointer(d, rc);
 		*out = NULL;
 	}
 	scmpc_diag_free(d);
@@ -208,4 +213,131 @@ int filter_arg_use(const struct filter *f, enum scmpc_arch a, uint32_t nr,
 	memset(out, 0, sizeof(*out));
 	out->sz = sizeof(*out);
 	return scmpc_prog_arg_use(f->insns, f->len, &sd, out, NULL);
+}
+
+/* ---- sets of programs (--split) */
+
+void filter_set_free(struct filter_set *s)
+{
+	scmpc_policy_free(s->policy);
+	scmpc_prog_array_free(s->progs, s->n);
+	memset(s, 0, sizeof(*s));
+}
+
+int compile_policy_split(const char *name, const scmpc_policy *p, bool quiet, scmpc_prog ***out,
+			 size_t *n)
+{
+	SCMPC_OPTS(scmpc_split_opts, o, .flags = 0);
+	scmpc_diag *d = scmpc_diag_new();
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!d) {
+		errorf("%s", strerror(ENOMEM));
+		return -1;
+	}
+	rc = scmpc_compile_split(p, &o, out, d);
+	/* the pieces' warnings are the policy's, said once by the parser or
+	 * here: only what the split itself adds (the chain budget) is new */
+	report_warnings(name, d, quiet);
+	if (rc < 0)
+		report_diag(name, d, rc);
+	else
+		*n = (size_t)rc;
+	scmpc_diag_free(d);
+	return rc < 0 ? -1 : 0;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* PREFIX-1.bpf, PREFIX-2.bpf, ... until one is missing. */
+static int load_numbered(const char *prefix, struct filter_set *s)
+{
+	size_t cap = 0;
+
+	for (size_t i = 1;; i++) {
+		char path[4096];
+		char *buf;
+		size_t len;
+		struct filter f;
+		scmpc_prog *prog = NULL;
+
+		if ((size_t)snprintf(path, sizeof(path), "%s-%zu.bpf", prefix, i) >= sizeof(path)) {
+			errorf("%s: name too long", prefix);
+			return -1;
+		}
+		if (access(path, F_OK) < 0 && errno == ENOENT && i > 1)
+			return 0;
+		if (read_input(path, &buf, &len))
+			return -1;
+		memset(&f, 0, sizeof(f));
+		int rc = load_raw(display_name(path), buf, len, &f);
+		free(buf);
+		if (!rc && scmpc_prog_new(f.insns, f.len, &prog, NULL) < 0) {
+			errorf("%s: %s", path, strerror(ENOMEM));
+			rc = -1;
+		}
+		filter_free(&f);
+		if (rc)
+			return -1;
+		if (s->n == cap) {
+			size_t nc = cap ? 2 * cap : 8;
+			scmpc_prog **np = realloc(s->progs, nc * sizeof(*np));
+			if (!np) {
+				scmpc_prog_free(prog);
+				errorf("%s", strerror(ENOMEM));
+				return -1;
+			}
+			s->progs = np;
+			cap = nc;
+		}
+		s->progs[s->n++] = prog;
+	}
+}
+
+int load_filter_set(const struct cli *c, const char *path, enum scmpc_arch target,
+		    struct filter_set *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->name = display_name(path);
+	if (has_suffix(path, "-1.bpf")) {
+		char prefix[4096];
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(strlen(path) - 6), path);
+		return load_numbered(prefix, s);
+	}
+	if (strcmp(path, "-") && access(path, F_OK) < 0)
+		return load_numbered(path, s);
+
+	char *buf;
+	size_t len;
+	int rc;
+	if (read_input(path, &buf, &len))
+		return -1;
+	enum scmpc_input_kind kind = scmpc_input_kind(buf, len);
+	if (kind == SCMPC_INPUT_JSON || kind == SCMPC_INPUT_WIDE_TEXT) {
+		rc = load_policy_text(c, s->name, buf, len, target, &s->policy);
+		if (!rc)
+			rc = compile_policy_split(s->name, s->policy, c->quiet, &s->progs, &s->n);
+	} else {
+		/* one .bpf: a set of one */
+		struct filter f;
+		memset(&f, 0, sizeof(f));
+		rc = load_raw(s->name, buf, len, &f);
+		if (!rc && (!(s->progs = calloc(1, sizeof(*s->progs))) ||
+			    scmpc_prog_new(f.insns, f.len, &s->progs[0], NULL) < 0)) {
+			errorf("%s: %s", s->name, strerror(ENOMEM));
+			rc = -1;
+		}
+		if (!rc)
+			s->n = 1;
+		filter_free(&f);
+	}
+	free(buf);
+	return rc;
 }
