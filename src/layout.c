@@ -589,7 +589,7 @@ static uint32_t large(struct dag *g, struct item *it, size_t m, enum layout_goal
 		root = runs_build(g, &rs, 0, runs_cut(pos, t, best_l, m, cut));
 		goto out;
 	}
-greedy:
+greedy:;
 	uint32_t made = 0;
 	root = greedy(g, it, &m, 0, m, &made) ? it[0].node : NODE_NONE;
 out:

@@ -795,6 +795,7 @@ static unsigned jumps_with(const scmpc_prog *prog, uint32_t k)
 static void lsc_sizes(const scmpc_policy *p, size_t *l1, size_t *l2)
 {
 	char err[256];
+	*l1 = *l2 = 0;
 	for (int level = 1; level <= 2; level++) {
 		struct sock_filter *insns = NULL;
 		size_t len = 0;
