@@ -178,17 +178,20 @@ static long number_set(const scmpc_policy *p, const struct arch_view *v, bool fi
 		       uint32_t **out)
 {
 	static const uint32_t bounds[] = { 0x3fffffff, X32_SYSCALL_BIT, 0x7fffffff, 0x80000000,
-					   0xbfffffff, 0xc0000000, 0xfffffffe, 0xffffffff,
-					   0x0effff, 0x0f0000, 0x0f0001, 0x0f0002, 0x0f0005,
-					   0x0f07ff, 0x0f0800 };
-	uint32_t *nums = NULL;
+					   0xbfffffff, 0xc0000000, 0xfffffffe, 0xffffffff };
+	uint32_t *nums = NULL, plo, phi;
 	size_t n = 0, cap = 0;
 	bool ok = true;
+
+	if (arch_private_range(v->info, &plo, &phi))
+		ok = add32(&nums, &n, &cap, plo - 1) && add32(&nums, &n, &cap, plo) &&
+		     add32(&nums, &n, &cap, plo + 1) && add32(&nums, &n, &cap, phi) &&
+		     add32(&nums, &n, &cap, (uint64_t)phi + 1);
 
 	/* Below an ABI's base (mips o32/n64/n32 number from 4000/5000/6000)
 	 * lie the other mips ABIs' numbers, which this one must not serve. */
 	if (v->info->nr_base && v->info->nr_base < X32_SYSCALL_BIT)
-		ok = add32(&nums, &n, &cap, 0) && add32(&nums, &n, &cap, v->info->nr_base - 1) &&
+		ok = ok && add32(&nums, &n, &cap, 0) && add32(&nums, &n, &cap, v->info->nr_base - 1) &&
 		     add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + 1000) &&
 		     add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + 2000);
 	for (uint32_t i = 0; i < 1024 && ok && fill; i++) {
@@ -671,7 +674,7 @@ int verify_with_views(const scmpc_policy *p, const struct arch_view *views,
 	size_t nf = 3;
 	for (int a = 1; a <= SCMPC_ARCH_COUNT; a++)
 		foreign[nf++] = scmpc_arch_audit((enum scmpc_arch)a);
-	static const uint32_t nrs[] = { 0, 1, 59, 0x40000000, 0xffffffff };
+	static const uint32_t nrs[] = { 0, 1, 59, X32_SYSCALL_BIT, 0xffffffff };
 	for (size_t f = 0; f < nf; f++)
 		for (size_t k = 0; k < ARRAY_SIZE(nrs); k++) {
 			struct seccomp_data sd = { .nr = (int)nrs[k], .arch = foreign[f] };

@@ -353,8 +353,9 @@ static bool verify_against(const struct filter *pol, const struct filter *other)
 static int diff_foreign(const struct filter *fa, const struct filter *fb,
 			const struct abi_list *served, bool *differ)
 {
-	static const uint32_t nrs[] = { 0, 59, 0x40000000, 0xffffffff };
-	int rc;
+	struct scmpc_arch_info x32 = { .sz = sizeof(x32) };
+	int rc = scmpc_arch_describe(SCMPC_ARCH_X32, &x32);
+	const uint32_t nrs[] = { 0, 59, rc < 0 ? 0 : x32.nr_base, 0xffffffff };
 
 	for (int a = 1; a <= SCMPC_ARCH_COUNT; a++) {
 		bool in = false;
