@@ -118,10 +118,12 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
 	return total;
 }
 
-/* P lowered (argument checks laid out size first when COMPACT) and emitted. */
+/* P lowered (argument checks laid out size first when COMPACT) and emitted.
+ * *LIMIT (if not NULL) says which of the compiler's own bounds stopped the
+ * lowering, DAG_LIMIT_NONE when none did. */
 static int lower_emit(const scmpc_policy *p, struct arch_view *views,
 		      const struct scmpc_compile_opts *o, bool compact, struct sock_filter **insns,
-		      size_t *len, scmpc_diag *d)
+		      size_t *len, enum dag_limit *limit, scmpc_diag *d)
 {
 	struct dag g;
 	dag_init(&g);
@@ -129,6 +131,8 @@ static int lower_emit(const scmpc_policy *p, struct arch_view *views,
 			       ? lower_naive(&g, p, views, d)
 			       : lower_policy(&g, p, views, compact, o->hot, d);
 	int err = root < 0 ? (int)root : emit_program(&g, (uint32_t)root, insns, len, d);
+	if (limit)
+		*limit = g.too_big ? g.limit : DAG_LIMIT_NONE;
 	dag_fini(&g);
 	return err;
 }
@@ -164,15 +168,17 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 
 	/* Argument checks are laid out for the shortest worst path; when that
 	 * makes the program too long for the kernel, once more for size. */
-	err = lower_emit(p, views, &opts, false, &insns, &len, d);
-	if (err == -E2BIG && !(opts.flags & SCMPC_COMPILE_NAIVE))
-		err = lower_emit(p, views, &opts, true, &insns, &len, d);
+	enum dag_limit limit;
+	err = lower_emit(p, views, &opts, false, &insns, &len, &limit, d);
+	bool sized_out = limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES;
+	if (err == -E2BIG && sized_out && !(opts.flags & SCMPC_COMPILE_NAIVE))
+		err = lower_emit(p, views, &opts, true, &insns, &len, &limit, d);
 	else if (err == 0 && !(opts.flags & SCMPC_COMPILE_NAIVE) && len > calls_named(p, views) &&
 		 len > chain_layout(p, views)) {
 		struct sock_filter *lean = NULL;
 		size_t lean_len = 0;
 		/* Failing, it leaves the path-first program, so it says nothing. */
-		if (lower_emit(p, views, &opts, true, &lean, &lean_len, NULL) == 0 &&
+		if (lower_emit(p, views, &opts, true, &lean, &lean_len, NULL, NULL) == 0 &&
 		    lean_len < len) {
 			free(insns);
 			insns = lean;
@@ -182,8 +188,14 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 		free(lean);
 	}
 	if (err < 0) {
-		/* Past 4096 instructions: say whether a stack of programs would do. */
-		if (err == -E2BIG && !(opts.flags & (SCMPC_COMPILE_NAIVE | COMPILE_NO_SPLIT_HINT)))
+		/* Past 4096 instructions: say whether a stack of programs would do.
+		 * Not when the compiler's own work or node bound stopped it (nor
+		 * is it lowered again for size then): that says nothing about the
+		 * program's size, and finding a split would compile the pieces of
+		 * a policy already known to be slow (100,000 scattered rules: 11 s
+		 * instead of 1). */
+		if (err == -E2BIG && sized_out && (limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES) &&
+		    !(opts.flags & (SCMPC_COMPILE_NAIVE | COMPILE_NO_SPLIT_HINT)))
 			split_hint(p, d);
 		goto out;
 	}
