@@ -757,6 +757,17 @@ static void print_ratio(const char *what, const struct figure *f)
 		printf("%s -", what);
 }
 
+/* A result row's first columns: compiler, steps and cached ("-" unknown). */
+static void print_job_head(const struct job *j)
+{
+	char steps[16] = "-", cached[8] = "-";
+	if (j->steps >= 0)
+		snprintf(steps, sizeof(steps), "%d", j->steps);
+	if (j->cached >= 0)
+		snprintf(cached, sizeof(cached), "%s", j->cached ? "yes" : "no");
+	printf("     %-15s %6s %6s", comp_name[j->comp], steps, cached);
+}
+
 static void print_group(const struct group *g, bool stack)
 {
 	const struct job *j0 = &jobs[g->first];
@@ -775,12 +786,7 @@ static void print_group(const struct group *g, bool stack)
 					   : "");
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct job *j = &jobs[g->first + i];
-		char steps[16] = "-", cached[8] = "-";
-		if (j->steps >= 0)
-			snprintf(steps, sizeof(steps), "%d", j->steps);
-		if (j->cached >= 0)
-			snprintf(cached, sizeof(cached), "%s", j->cached ? "yes" : "no");
-		printf("     %-15s %6s %6s", comp_name[j->comp], steps, cached);
+		print_job_head(j);
 		if (j->comp == C_NONE && (j->probe == P_DENY || j->probe == P_UNKNOWN))
 			printf(" (bare ENOSYS)");
 		else
@@ -1301,12 +1307,8 @@ static void sysd_print(void)
 		printf("  -- %s\n", sysd.q[j0->probe].call);
 		for (unsigned i = 0; i < g->n; i++) {
 			const struct job *j = &jobs[g->first + i];
-			char steps[16] = "-", cached[8] = "-";
-			if (j->steps >= 0)
-				snprintf(steps, sizeof(steps), "%d", j->steps);
-			if (j->cached >= 0)
-				snprintf(cached, sizeof(cached), "%s", j->cached ? "yes" : "no");
-			printf("     %-15s %6s %6s              ", comp_name[j->comp], steps, cached);
+			print_job_head(j);
+			printf("              ");
 			print_ns(j);
 			csv_job("stack32", j);
 		}

@@ -565,6 +565,16 @@ static void test_compiler_bound_named(void **state)
 	scmpc_diag_free(d);
 }
 
+/* No instruction of PROG reads an argument word. */
+static void assert_no_argument_load(const scmpc_prog *prog)
+{
+	for (size_t i = 0; i < scmpc_prog_len(prog); i++) {
+		const struct sock_filter *f = &scmpc_prog_insns(prog)[i];
+		if (BPF_CLASS(f->code) == BPF_LD)
+			assert_true(f->k < offsetof(struct seccomp_data, args));
+	}
+}
+
 /* Rules that together allow every argument value leave no argument load
  * before the return, so the kernel caches the call: its decision, not the
  * rules' shape, is what counts. */
@@ -585,12 +595,7 @@ static void test_tautologies_cacheable(void **state)
 						 0 /* read */, NULL), 1);
 	assert_int_equal(scmpc_cache_const_allow(scmpc_prog_insns(prog), scmpc_prog_len(prog), audit,
 						 3 /* close */, NULL), 1);
-	/* no instruction of the program reads an argument */
-	for (size_t i = 0; i < scmpc_prog_len(prog); i++) {
-		const struct sock_filter *f = &scmpc_prog_insns(prog)[i];
-		if (BPF_CLASS(f->code) == BPF_LD)
-			assert_true(f->k < offsetof(struct seccomp_data, args));
-	}
+	assert_no_argument_load(prog);
 	scmpc_prog_free(prog);
 	scmpc_policy_free(p);
 	scmpc_diag_free(d);
@@ -915,12 +920,7 @@ static void test_masks_fold_with_ranges(void **state)
 	assert_int_equal(run(prog, SCMPC_ARCH_X86_64, 1, 3, 0, NULL), SCMPC_ACT_ERRNO(1));
 	assert_int_equal(scmpc_cache_const_allow(scmpc_prog_insns(prog), scmpc_prog_len(prog),
 						 scmpc_arch_audit(SCMPC_ARCH_X86_64), 3, NULL), 1);
-	/* no argument load is left anywhere */
-	for (size_t i = 0; i < scmpc_prog_len(prog); i++) {
-		const struct sock_filter *f = &scmpc_prog_insns(prog)[i];
-		if (BPF_CLASS(f->code) == BPF_LD)
-			assert_true(f->k < offsetof(struct seccomp_data, args));
-	}
+	assert_no_argument_load(prog);
 	scmpc_prog_free(prog);
 	scmpc_policy_free(p);
 	scmpc_diag_free(d);
