@@ -59,6 +59,7 @@
 #include <unistd.h>
 
 #include "lsc_ref.h"
+#include "pipe_io.h"
 #include "testutil.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -554,22 +555,6 @@ static void child(const struct job *j, struct child_out *out)
 	out->err = errno;
 }
 
-/* Up to N bytes from FD (a child's pipe), across short reads; how many
- * came before EOF or an error. */
-static size_t read_full(int fd, void *buf, size_t n)
-{
-	size_t got = 0;
-	while (got < n) {
-		ssize_t r = read(fd, (char *)buf + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	return got;
-}
-
 static void run_job(struct job *j, unsigned round)
 {
 	if (j->failed)
@@ -596,17 +581,16 @@ static void run_job(struct job *j, unsigned round)
 		struct child_out out;
 		memset(&out, 0, sizeof(out));
 		child(j, &out);
-		ssize_t w = write(fd[1], &out, sizeof(out));
-		_exit(w == (ssize_t)sizeof(out) ? 0 : 1);
+		_exit(pipe_write_all(fd[1], &out, sizeof(out)) ? 0 : 1);
 	}
 	close(fd[1]);
 	struct child_out out;
-	size_t got = read_full(fd[0], &out, sizeof(out));
+	int got = pipe_read_all(fd[0], &out, sizeof(out), UINT64_MAX);
 	close(fd[0]);
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (got != sizeof(out) || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+	if (got < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		j->failed = true;
 		if (WIFSIGNALED(st))
 			snprintf(j->note, sizeof(j->note), "child killed by signal %d",
@@ -1164,12 +1148,12 @@ static int sysd_run_probes(bool merged, const struct kprobe *ps, size_t n, struc
 		_exit(0);
 	}
 	close(fd[1]);
-	size_t got = read_full(fd[0], res, n * sizeof(*res));
+	int got = pipe_read_all(fd[0], res, n * sizeof(*res), UINT64_MAX);
 	close(fd[0]);
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (got != n * sizeof(*res) || !WIFEXITED(st) || WEXITSTATUS(st)) {
+	if (got < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		snprintf(why, whylen, "the %s child failed (status 0x%x)", merged ? "merged" : "stack",
 			 st);
 		return -1;

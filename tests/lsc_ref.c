@@ -26,6 +26,7 @@
 
 #include "internal.h"
 #include "lsc_ref.h"
+#include "pipe_io.h"
 
 #define LSC_TIMEOUT_S 3
 
@@ -451,47 +452,6 @@ struct child_msg {
 	char err[256];
 };
 
-static bool write_all(int fd, const void *buf, size_t n)
-{
-	for (const char *b = buf; n;) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		b += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
-/* Reads N bytes before DEADLINE (CLOCK_MONOTONIC ns); -ETIMEDOUT or -EIO. */
-static int read_all(int fd, void *buf, size_t n, uint64_t deadline)
-{
-	for (char *b = buf; n;) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		uint64_t now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int pr = poll(&pfd, 1, (int)((deadline - now) / 1000000 + 1));
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr < 0)
-			return -EIO;
-		if (pr == 0)
-			return -ETIMEDOUT;
-		ssize_t r = read(fd, b, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -EIO;
-		b += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
 
 int lsc_compile(const scmpc_policy *p, int optimize_level, struct sock_filter **insns,
 		size_t *len, char *err, size_t errlen)
@@ -535,24 +495,21 @@ int lsc_compile(const scmpc_policy *p, int optimize_level, struct sock_filter **
 						sizeof(m.err));
 			lsc_plan_free(pl);
 		}
-		bool ok = write_all(fd[1], &m, sizeof(m)) &&
-			  (m.rc < 0 || write_all(fd[1], out, m.len * sizeof(*out)));
+		bool ok = pipe_write_all(fd[1], &m, sizeof(m)) &&
+			  (m.rc < 0 || pipe_write_all(fd[1], out, m.len * sizeof(*out)));
 		_exit(ok ? 0 : 1);
 	}
 	close(fd[1]);
 
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	uint64_t deadline = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec +
-			    LSC_TIMEOUT_S * 1000000000ULL;
+	uint64_t deadline = pipe_deadline(LSC_TIMEOUT_S * 1000ULL);
 	struct child_msg m;
 	struct sock_filter *buf = NULL;
-	int rc = read_all(fd[0], &m, sizeof(m), deadline);
+	int rc = pipe_read_all(fd[0], &m, sizeof(m), deadline);
 	if (rc == 0 && m.rc == 0) {
 		if (m.len == 0 || m.len > 65536 || !(buf = malloc(m.len * sizeof(*buf))))
 			rc = -ENOMEM;
 		else
-			rc = read_all(fd[0], buf, m.len * sizeof(*buf), deadline);
+			rc = pipe_read_all(fd[0], buf, m.len * sizeof(*buf), deadline);
 	}
 	close(fd[0]);
 	if (rc == -ETIMEDOUT)

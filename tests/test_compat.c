@@ -68,6 +68,7 @@
 
 #include <seccomp.h>
 
+#include "pipe_io.h"
 #include "scmpc.h"
 
 #ifndef COMPAT_LIB
@@ -630,47 +631,7 @@ static void build(const struct api *L, const struct filter *f, struct built *b,
 /* libseccomp's side in a child: 2.5.4 can loop forever adding rules. */
 #define SYS_TIMEOUT_MS 3000
 
-static bool write_all(int fd, const void *buf, size_t n)
-{
-	for (const char *p = buf; n;) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
 
-static int read_all(int fd, void *buf, size_t n, struct timespec *deadline)
-{
-	for (char *p = buf; n;) {
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		long ms = (deadline->tv_sec - now.tv_sec) * 1000 +
-			  (deadline->tv_nsec - now.tv_nsec) / 1000000;
-		if (ms <= 0)
-			return -ETIMEDOUT;
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int pr = poll(&pfd, 1, (int)ms);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr == 0)
-			return -ETIMEDOUT;
-		if (pr < 0)
-			return -EIO;
-		ssize_t r = read(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -EIO;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
 
 static int build_in_child(const struct api *L, const struct filter *f, struct built *b,
 			  struct sock_filter **prog, char **pfc)
@@ -692,26 +653,24 @@ static int build_in_child(const struct api *L, const struct filter *f, struct bu
 		char *text;
 		close(fd[0]);
 		build(L, f, b, &p, &text);
-		bool ok = write_all(fd[1], b, sizeof(*b)) &&
-			  (!b->len || write_all(fd[1], p, b->len * sizeof(*p))) &&
-			  (!b->pfc_len || write_all(fd[1], text, b->pfc_len));
+		bool ok = pipe_write_all(fd[1], b, sizeof(*b)) &&
+			  (!b->len || pipe_write_all(fd[1], p, b->len * sizeof(*p))) &&
+			  (!b->pfc_len || pipe_write_all(fd[1], text, b->pfc_len));
 		_exit(ok ? 0 : 1);
 	}
 	close(fd[1]);
-	struct timespec deadline;
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += (time_t)(env_u64("SCMPC_COMPAT_TIMEOUT_MS", SYS_TIMEOUT_MS) / 1000);
-	int rc = read_all(fd[0], b, sizeof(*b), &deadline);
+	uint64_t deadline = pipe_deadline(env_u64("SCMPC_COMPAT_TIMEOUT_MS", SYS_TIMEOUT_MS));
+	int rc = pipe_read_all(fd[0], b, sizeof(*b), deadline);
 	if (!rc && b->len) {
 		if (b->len > 1 << 20 || !(*prog = malloc(b->len * sizeof(**prog))))
 			rc = -ENOMEM;
 		else
-			rc = read_all(fd[0], *prog, b->len * sizeof(**prog), &deadline);
+			rc = pipe_read_all(fd[0], *prog, b->len * sizeof(**prog), deadline);
 	}
 	if (!rc && b->pfc_len) {
 		if (b->pfc_len > 1 << 24 || !(*pfc = malloc(b->pfc_len + 1)))
 			rc = -ENOMEM;
-		else if (!(rc = read_all(fd[0], *pfc, b->pfc_len, &deadline)))
+		else if (!(rc = pipe_read_all(fd[0], *pfc, b->pfc_len, deadline)))
 			(*pfc)[b->pfc_len] = 0;
 	}
 	close(fd[0]);
