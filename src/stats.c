@@ -12,11 +12,10 @@
 #define DEFAULT_PROBE 1024
 #define DEFAULT_NR_COUNT 470	/* Linux 6.18: x86_64 and i386 tables end at 469 */
 
-static int arch_stats(const scmpc_policy *p, const struct arch_view *views, size_t vi,
+static int arch_stats(const scmpc_policy *p, const struct arch_view *v,
 		      const struct sock_filter *insns, size_t len, uint32_t limit, uint32_t nr_count,
 		      struct scmpc_arch_stats *st, scmpc_diag *d)
 {
-	const struct arch_view *v = &views[vi];
 	uint32_t base = v->info->nr_base;
 	uint64_t sum = 0;
 	uint32_t count = 0;
@@ -96,7 +95,7 @@ SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns
 {
 	struct scmpc_stats_opts opts;
 	struct scmpc_arch_stats st;
-	struct arch_view views[SCMPC_ARCH_COUNT];
+	struct arch_view view;
 	int err;
 
 	if (!p || !insns || !out)
@@ -126,13 +125,14 @@ SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns
 	    opts.cache.sz >= offsetof(struct scmpc_cache_opts, nr_count) + sizeof(uint32_t) &&
 	    opts.cache.nr_count)
 		nr_count = opts.cache.nr_count;
-	if ((err = policy_views_init(p, views, d)) < 0)
+	/* Only ABI I is measured, so only its view is made. */
+	if ((err = arch_view_init(&view, p, p->arches[i], d)) < 0)
 		return err;
 	memset(&st, 0, sizeof(st));
 	st.argsys = out->argsys;
 	st.argsys_cap = out->argsys_cap;
-	err = arch_stats(p, views, i, insns, len, limit, nr_count, &st, d);
-	policy_views_fini(p, views, p->narches);
+	err = arch_stats(p, &view, insns, len, limit, nr_count, &st, d);
+	arch_view_fini(&view);
 	if (err < 0)
 		return err;
 	OUT_FILL(out, st);
