@@ -116,13 +116,11 @@ static void fig_row(FILE *out, const char *label, const char *before, const char
 static void print_figures(FILE *out, const struct cli *c, const scmpc_policy *p,
 			  const scmpc_prog *old, const scmpc_prog *new)
 {
-	struct scmpc_arch_stats st[2][SCMPC_ARCH_COUNT];
-	static struct scmpc_argsys_stats as[2][SCMPC_ARCH_COUNT][1024];
+	struct scmpc_argsys_stats as[2][1024];	/* one per probed number at most */
 	const scmpc_prog *progs[2] = { old, new };
 	struct scmpc_stats_opts so;
 	scmpc_diag *d = scmpc_diag_new();
 	char label[160], b[32], a[32];
-	size_t n[2] = { 0, 0 }, na = scmpc_policy_arch_count(p);
 
 	memset(&so, 0, sizeof(so));
 	so.sz = sizeof(so);
@@ -130,24 +128,6 @@ static void print_figures(FILE *out, const struct cli *c, const scmpc_policy *p,
 	so.cache.nr_count = CACHE_NR;
 	if (c->seen & F_KERNEL)
 		so.cache.kernel_version = SCMPC_KERNEL_VERSION(c->kernel_major, c->kernel_minor, 0);
-	/* Both programs measured against the one lifted policy: the same
-	 * numbers count as argument-free, and the same probes reach the
-	 * argument checks, on either side. */
-	for (int k = 0; k < 2; k++) {
-		for (; n[k] < na && n[k] < SCMPC_ARCH_COUNT; n[k]++) {
-			struct scmpc_arch_stats *s = &st[k][n[k]];
-			*s = (struct scmpc_arch_stats){ .sz = sizeof(*s), .argsys = as[k][n[k]],
-							.argsys_cap = ARRAY_SIZE(as[k][n[k]]) };
-			int err = d ? scmpc_stats(p, scmpc_prog_insns(progs[k]),
-						  scmpc_prog_len(progs[k]), n[k], &so, s, d)
-				    : -ENOMEM;
-			if (err < 0) {
-				fflush(out);
-				report_diag("stats", d, err);
-				break;
-			}
-		}
-	}
 	size_t l0 = scmpc_prog_len(old), l1 = scmpc_prog_len(new);
 	fig_row(out, "", "before", "after");
 	snprintf(a, sizeof(a), "%zu", l1);
@@ -156,8 +136,24 @@ static void print_figures(FILE *out, const struct cli *c, const scmpc_policy *p,
 	snprintf(b, sizeof(b), "%zu", scmpc_prog_ebpf_len(old));
 	snprintf(a, sizeof(a), "%zu", scmpc_prog_ebpf_len(new));
 	fig_row(out, "instructions (eBPF predicted)", b, a);
-	for (size_t i = 0; i < n[0] && i < n[1]; i++) {
-		const struct scmpc_arch_stats *s0 = &st[0][i], *s1 = &st[1][i];
+	for (size_t i = 0; i < scmpc_policy_arch_count(p); i++) {
+		/* Both programs measured against the one lifted policy: the
+		 * same numbers count as argument-free, and the same probes
+		 * reach the argument checks, on either side. */
+		struct scmpc_arch_stats st[2];
+		int err = d ? 0 : -ENOMEM;
+		for (int k = 0; k < 2 && !err; k++) {
+			st[k] = (struct scmpc_arch_stats){ .sz = sizeof(st[k]), .argsys = as[k],
+							   .argsys_cap = ARRAY_SIZE(as[k]) };
+			err = scmpc_stats(p, scmpc_prog_insns(progs[k]), scmpc_prog_len(progs[k]), i,
+					  &so, &st[k], d);
+		}
+		if (err < 0) {
+			fflush(out);
+			report_diag("stats", d, err);
+			break;
+		}
+		const struct scmpc_arch_stats *s0 = &st[0], *s1 = &st[1];
 		const char *an = scmpc_arch_name(s0->arch);
 
 		snprintf(label, sizeof(label), "%s: worst path, %u argument-free numbers", an,
