@@ -13,6 +13,10 @@ void dag_init(struct dag *g)
 
 void dag_fini(struct dag *g)
 {
+	for (size_t i = 0; i < g->nmemo; i++)
+		free(g->memo[i].key);
+	free(g->memo);
+	free(g->memo_table);
 	free(g->nodes);
 	free(g->table);
 	memset(g, 0, sizeof(*g));
@@ -59,6 +63,90 @@ void dag_trial_begin(struct dag *g, struct dag_mark *m, size_t nodes, uint64_t w
 	g->trial_failed = false;
 }
 
+static uint64_t memo_hash(const uint32_t *key, size_t nkey)
+{
+	uint64_t h = nkey * 0x9e3779b97f4a7c15ULL;
+	for (size_t i = 0; i < nkey; i++) {
+		h = (h ^ key[i]) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	return h;
+}
+
+/* Index every entry into a table of CAP slots (a power of two). */
+static bool memo_index(struct dag *g, size_t cap)
+{
+	uint32_t *t = calloc(cap, sizeof(*t));
+	if (!t)
+		return false;
+	for (size_t i = 0; i < g->nmemo; i++) {
+		size_t h = g->memo[i].hash & (cap - 1);
+		while (t[h])
+			h = (h + 1) & (cap - 1);
+		t[h] = (uint32_t)i + 1;
+	}
+	free(g->memo_table);
+	g->memo_table = t;
+	g->memo_tcap = cap;
+	return true;
+}
+
+/* Forget the entries that name nodes from N on (a trial's, truncated). */
+static void memo_truncate(struct dag *g, size_t n)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < g->nmemo; i++) {
+		if (g->memo[i].maxid < n)
+			g->memo[kept++] = g->memo[i];
+		else
+			free(g->memo[i].key);
+	}
+	if (kept == g->nmemo)
+		return;
+	g->nmemo = kept;
+	if (!memo_index(g, g->memo_tcap)) {
+		/* No table, no lookups: the entries are only lost time. */
+		for (size_t i = 0; i < g->nmemo; i++)
+			free(g->memo[i].key);
+		g->nmemo = 0;
+		g->memo_tcap = 0;
+	}
+}
+
+uint32_t dag_memo_get(struct dag *g, const uint32_t *key, size_t nkey)
+{
+	if (!g->memo_tcap || g->oom)
+		return NODE_NONE;
+	uint64_t hash = memo_hash(key, nkey);
+	for (size_t h = hash & (g->memo_tcap - 1); g->memo_table[h];
+	     h = (h + 1) & (g->memo_tcap - 1)) {
+		const struct dag_memo *e = &g->memo[g->memo_table[h] - 1];
+		if (e->hash == hash && e->nkey == nkey && !memcmp(e->key, key, nkey * sizeof(*key)))
+			return dag_charge(g, e->work) ? e->root : NODE_NONE;
+	}
+	return NODE_NONE;
+}
+
+void dag_memo_put(struct dag *g, const uint32_t *key, size_t nkey, uint32_t root, uint32_t maxid,
+		  uint64_t work)
+{
+	if ((g->nmemo + 1) * 2 > g->memo_tcap &&
+	    !memo_index(g, g->memo_tcap ? g->memo_tcap * 2 : 64))
+		return;
+	if (!array_reserve(&g->memo, &g->memo_cap, g->nmemo, sizeof(*g->memo), 16))
+		return;
+	uint32_t *copy = malloc(nkey * sizeof(*copy));
+	if (!copy)
+		return;
+	memcpy(copy, key, nkey * sizeof(*copy));
+	uint64_t hash = memo_hash(key, nkey);
+	size_t h = hash & (g->memo_tcap - 1);
+	while (g->memo_table[h])
+		h = (h + 1) & (g->memo_tcap - 1);
+	g->memo[g->nmemo] = (struct dag_memo){ hash, work, copy, nkey, root, maxid };
+	g->memo_table[h] = (uint32_t)++g->nmemo;
+}
+
 bool dag_trial_end(struct dag *g, const struct dag_mark *m)
 {
 	bool failed = g->trial_failed;
@@ -77,6 +165,7 @@ bool dag_trial_end(struct dag *g, const struct dag_mark *m)
 			h = (h + 1) & (g->tcap - 1);
 		g->table[h] = (uint32_t)i + 1;
 	}
+	memo_truncate(g, m->n);
 	g->oom = false;
 	return false;
 }

@@ -57,6 +57,11 @@ struct dag {
 	size_t trial_nodes;
 	uint64_t trial_work;
 	bool trial_failed;
+	/* Subgraphs already built, by the inputs that built them (dag_memo_*). */
+	struct dag_memo *memo;
+	size_t nmemo, memo_cap;
+	uint32_t *memo_table;	/* open addressing: entry index + 1, 0 = empty */
+	size_t memo_tcap;
 };
 
 /* A program has at most 4096 instructions, so a DAG this large can only
@@ -101,6 +106,27 @@ struct dag_mark {
 };
 void dag_trial_begin(struct dag *g, struct dag_mark *m, size_t nodes, uint64_t work);
 bool dag_trial_end(struct dag *g, const struct dag_mark *m);
+
+/*
+ * Subgraphs already built, keyed by the words that describe what built
+ * them (a search tree's goal and ranges): the lowering asks for the same
+ * tree under several argument prefixes, and building it again costs time
+ * to intern nodes that exist.  MAXID is the largest node id the key or the
+ * result names, so that a trial's truncation forgets what it made; WORK is
+ * what the build charged, charged again on a hit so that the DAG's bounds
+ * fall where they would without the memo.  dag_memo_get() returns the
+ * root, or NODE_NONE when absent or when charging the work stops the DAG;
+ * dag_memo_put() copies KEY and may fail silently (a miss next time).
+ */
+struct dag_memo {
+	uint64_t hash, work;
+	uint32_t *key;
+	size_t nkey;
+	uint32_t root, maxid;
+};
+uint32_t dag_memo_get(struct dag *g, const uint32_t *key, size_t nkey);
+void dag_memo_put(struct dag *g, const uint32_t *key, size_t nkey, uint32_t root, uint32_t maxid,
+		  uint64_t work);
 
 void dag_init(struct dag *g);
 void dag_fini(struct dag *g);

@@ -142,6 +142,7 @@ struct dp {
 	size_t n;
 	enum layout_goal goal;
 	int16_t *split;		/* >= 0: split after it; -1: a jeq chain */
+	const struct chain_tab *chains;
 };
 
 #define AT(t, i, j) ((t)[(i) * dp->n + (j)])
@@ -324,24 +325,98 @@ static bool chain_cost(const struct item *it, size_t i, size_t j, int *f, uint64
 	return true;
 }
 
+/*
+ * chain_cost() of every interval of up to MAXLEN items, which the searches
+ * ask for once per interval (per budget in hot_search()).  From item i on,
+ * once the background is fixed (the first range wider than one value),
+ * each further item adds to the chain in constant time; before that the
+ * background is the last item and each interval is costed afresh.
+ */
+struct chain_cell {
+	uint64_t s;
+	int f;
+	uint32_t z;		/* tests; 0: no chain */
+};
+
+struct chain_tab {
+	size_t maxlen;
+	struct chain_cell *c;	/* interval [i, i + d] at c[i * maxlen + d] */
+};
+
+static void chain_row(const struct item *it, size_t n, size_t i, size_t maxlen,
+		      struct chain_cell *row)
+{
+	size_t end = n - i < maxlen ? n : i + maxlen, p = i;
+	for (; p < end && it[p].point; p++) {
+		struct chain_cell *c = &row[p - i];
+		uint32_t tests;
+		c->z = chain_cost(it, i, p, &c->f, &c->s, &tests) ? tests : 0;
+	}
+	uint32_t bg = p < end ? it[p].node : NODE_NONE, tests = 0;
+	int tmax = INT32_MIN, bgmax = INT32_MIN;
+	uint64_t ts = 0, bgw = 0;
+	bool ok = true;
+	for (size_t k = i; k < end; k++) {
+		if (!it[k].leaf) {
+			ok = false;
+		} else if (it[k].node == bg) {
+			bgmax = imax(bgmax, it[k].key);
+			bgw += it[k].weight;
+		} else if (!it[k].point) {
+			ok = false;
+		} else {
+			tests++;
+			tmax = imax(tmax, it[k].key + (int)tests);
+			ts += it[k].weight * tests;
+		}
+		if (k < p)
+			continue;
+		struct chain_cell *c = &row[k - i];
+		c->z = ok ? tests : 0;
+		c->f = imax(tmax, bgmax + (int)tests);
+		c->s = ts + bgw * tests;
+	}
+}
+
+static bool chain_tab_init(struct chain_tab *t, const struct item *it, size_t n, size_t maxlen)
+{
+	t->maxlen = maxlen < n ? maxlen : n;
+	t->c = malloc(n * t->maxlen * sizeof(*t->c));
+	if (!t->c)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		chain_row(it, n, i, t->maxlen, &t->c[i * t->maxlen]);
+	return true;
+}
+
+/* The chain over [i, j], or NULL when there is none or it is longer than
+ * the table holds. */
+static const struct chain_cell *chain_at(const struct chain_tab *t, size_t i, size_t j)
+{
+	if (j - i >= t->maxlen)
+		return NULL;
+	const struct chain_cell *c = &t->c[i * t->maxlen + (j - i)];
+	return c->z ? c : NULL;
+}
+
+/* A chain of more than 16 tests never has the least worst path; only a
+ * size-first search needs longer ones. */
+static size_t chain_maxlen(enum layout_goal goal, size_t n)
+{
+	return goal == LAYOUT_ARGS_COMPACT ? n : 2 * CHAIN_MAX + 1;
+}
+
 /* The chain over [i, j] when there is one and it beats the best split
  * (F, S, Z): updates them and returns true. */
-static bool chain_wins(const struct dp *dp, const struct item *it, size_t i, size_t j, int *bf,
-		       uint64_t *bs, uint32_t *bz)
+static bool chain_wins(const struct dp *dp, size_t i, size_t j, int *bf, uint64_t *bs,
+		       uint32_t *bz)
 {
-	int f;
-	uint64_t sv;
-	uint32_t tests;
-	/* A chain of more than 16 tests never has the least worst path; only
-	 * a size-first search needs longer ones. */
-	if ((dp->goal != LAYOUT_ARGS_COMPACT && j - i + 1 > 2 * CHAIN_MAX + 1) ||
-	    !chain_cost(it, i, j, &f, &sv, &tests))
+	const struct chain_cell *c = chain_at(dp->chains, i, j);
+	if (!c || !better(dp, c->f, c->s, c->z, *bf, *bs, *bz))
 		return false;
-	if (!better(dp, f, sv, tests, *bf, *bs, *bz))
-		return false;
-	*bf = f;
-	*bs = sv;
-	*bz = tests;
+	*bf = c->f;
+	*bs = c->s;
+	*bz = c->z;
 	return true;
 }
 
@@ -368,7 +443,7 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 			int bf = (int)(fw >> pk.f) + kmin + 1;
 			uint64_t bs = ((l >> pk.s) & smask) + ((r >> pk.s) & smask) + wsum[j + 1] - wsum[i];
 			uint32_t bz = (uint32_t)(((l >> pk.z) & zmask) + ((r >> pk.z) & zmask) + 1);
-			AT(dp->split, i, j) = chain_wins(dp, it, i, j, &bf, &bs, &bz) ? -1 : (int16_t)k;
+			AT(dp->split, i, j) = chain_wins(dp, i, j, &bf, &bs, &bz) ? -1 : (int16_t)k;
 			AT(cell, i, j) = AT(cell, j, i) = ((uint64_t)(bf - kmin) << pk.f) +
 							  (bs << pk.s) + ((uint64_t)bz << pk.z);
 		}
@@ -410,7 +485,7 @@ static bool dp_plain(struct dp *dp, const struct item *it, const uint64_t *wsum)
 					bk = (int16_t)k;
 				}
 			}
-			if (chain_wins(dp, it, i, j, &bf, &bs, &bz))
+			if (chain_wins(dp, i, j, &bf, &bs, &bz))
 				bk = -1;
 			AT(f, i, j) = bf;
 			AT(s, i, j) = bs;
@@ -426,14 +501,15 @@ static bool dp_plain(struct dp *dp, const struct item *it, const uint64_t *wsum)
 
 static uint32_t optimal(struct dag *g, const struct item *it, size_t n, enum layout_goal goal)
 {
-	struct dp dpv = { .n = n, .goal = goal }, *dp = &dpv;
+	struct chain_tab chains = { 0 };
+	struct dp dpv = { .n = n, .goal = goal, .chains = &chains }, *dp = &dpv;
 	int kmin = it[0].key;
 	for (size_t i = 1; i < n; i++)
 		kmin = it[i].key < kmin ? it[i].key : kmin;
 	uint64_t *wsum = malloc((n + 1) * sizeof(*wsum));
 	dp->split = malloc(n * n * sizeof(*dp->split));
 	uint32_t root = NODE_NONE;
-	if (!wsum || !dp->split)
+	if (!wsum || !dp->split || !chain_tab_init(&chains, it, n, chain_maxlen(goal, n)))
 		goto out;
 	wsum[0] = 0;
 	for (size_t i = 0; i < n; i++)
@@ -447,6 +523,7 @@ out:
 		g->oom = true;
 	free(wsum);
 	free(dp->split);
+	free(chains.c);
 	return root;
 }
 
@@ -599,7 +676,46 @@ out:
 	return root;
 }
 
+static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
+			     enum layout_goal goal);
+
+/* Trees this small cost less to build than to look up. */
+#define MEMO_MIN 8
+
+/* The lowering asks for the same tree (the same ranges over the same
+ * subtrees) under each argument prefix that leads to it; the DAG keeps
+ * what was built. */
 uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout_goal goal)
+{
+	if (n < MEMO_MIN || n > SIZE_MAX / 4 / sizeof(uint32_t) - 2)
+		return layout_build(g, r, n, goal);
+	uint32_t *key = malloc((2 + 4 * n) * sizeof(*key)), maxid = 0;
+	if (!key)
+		return layout_build(g, r, n, goal);
+	key[0] = goal;
+	key[1] = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t *w = &key[2 + 4 * i];
+		w[0] = r[i].lo;
+		w[1] = r[i].node;
+		w[2] = r[i].weight;
+		w[3] = r[i].hot;
+		maxid = r[i].node > maxid ? r[i].node : maxid;
+	}
+	uint32_t root = dag_memo_get(g, key, 2 + 4 * n);
+	if (root == NODE_NONE && !g->oom) {
+		uint64_t work = g->work;
+		root = layout_build(g, r, n, goal);
+		if (root != NODE_NONE && !g->oom)
+			dag_memo_put(g, key, 2 + 4 * n, root, root > maxid ? root : maxid,
+				     g->work - work);
+	}
+	free(key);
+	return root;
+}
+
+static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
+			     enum layout_goal goal)
 {
 	if (n == 0)
 		return NODE_NONE;
@@ -693,6 +809,7 @@ oom:
 struct hot_dp {
 	size_t n;
 	const struct item *it;
+	const struct chain_tab *chains;
 	int16_t **choice;	/* per budget: -2 none, -1 chain, else the split */
 	size_t nbudgets, cap;
 };
@@ -721,7 +838,6 @@ static void hot_layer(struct hot_dp *h, const uint64_t *wsum, const int *maxkey,
 		      const uint64_t *ps, const uint32_t *pz, uint64_t *cs, uint32_t *cz, int16_t *ch)
 {
 	size_t n = h->n;
-	const struct item *it = h->it;
 	for (size_t len = 1; len <= n; len++) {
 		for (size_t i = 0; i + len <= n; i++) {
 			size_t j = i + len - 1, ij = i * n + j;
@@ -745,15 +861,12 @@ static void hot_layer(struct hot_dp *h, const uint64_t *wsum, const int *maxkey,
 						bk = (int16_t)k;
 					}
 				}
-				int f;
-				uint64_t sv;
-				uint32_t tests;
-				/* As in chain_wins(): longer chains never have the
-				 * least worst path. */
-				if (len <= 2 * CHAIN_MAX + 1 && chain_cost(it, i, j, &f, &sv, &tests) &&
-				    f <= d && (sv < bs || (sv == bs && tests < bz))) {
-					bs = sv;
-					bz = tests;
+				/* As in chain_wins(): the table holds no longer
+				 * chains, which never have the least worst path. */
+				const struct chain_cell *c = chain_at(h->chains, i, j);
+				if (c && c->f <= d && (c->s < bs || (c->s == bs && c->z < bz))) {
+					bs = c->s;
+					bz = c->z;
 					bk = -1;
 				}
 			}
@@ -766,13 +879,15 @@ static void hot_layer(struct hot_dp *h, const uint64_t *wsum, const int *maxkey,
 
 static uint32_t hot_search(struct dag *g, const struct item *it, size_t n)
 {
-	struct hot_dp h = { .n = n, .it = it };
+	struct chain_tab chains = { 0 };
+	struct hot_dp h = { .n = n, .it = it, .chains = &chains };
 	uint64_t *wsum = malloc((n + 1) * sizeof(*wsum));
 	int *maxkey = malloc(n * n * sizeof(*maxkey));
 	uint64_t *s[2] = { malloc(n * n * sizeof(uint64_t)), malloc(n * n * sizeof(uint64_t)) };
 	uint32_t *z[2] = { malloc(n * n * sizeof(uint32_t)), malloc(n * n * sizeof(uint32_t)) };
 	uint32_t root = NODE_NONE;
-	if (!wsum || !maxkey || !s[0] || !s[1] || !z[0] || !z[1])
+	if (!wsum || !maxkey || !s[0] || !s[1] || !z[0] || !z[1] ||
+	    !chain_tab_init(&chains, it, n, chain_maxlen(LAYOUT_NUMBERS, n)))
 		goto out;
 	int base = INT32_MAX;
 	wsum[0] = 0;
@@ -812,6 +927,7 @@ out:
 	free(s[1]);
 	free(z[0]);
 	free(z[1]);
+	free(chains.c);
 	return root;
 }
 
