@@ -495,6 +495,10 @@ SCMPC_API uint64_t scmpc_workload_calls(const scmpc_workload *w, const char *nam
 
 #define SCMPC_COMPILE_NO_VERIFY	0x1U	/* skip the semantic check (tests only) */
 #define SCMPC_COMPILE_NAIVE	0x2U	/* no optimization: one linear chain */
+/* The smallest program scmpc finds, argument checks laid out for size even
+ * where that lengthens their paths (without it, only programs larger than
+ * libseccomp's chain layout of the policy are). */
+#define SCMPC_COMPILE_SMALLEST	0x4U
 
 struct scmpc_compile_opts {
 	size_t sz;		/* sizeof(struct scmpc_compile_opts) */

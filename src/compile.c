@@ -10,6 +10,9 @@
 #include "lsc_tree.h"
 #include "split.h"
 
+#define COMPILE_FLAGS (SCMPC_COMPILE_NO_VERIFY | SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SMALLEST | \
+		       COMPILE_NO_SPLIT_HINT)
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -118,18 +121,18 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
 	return total;
 }
 
-/* P lowered (argument checks laid out size first when COMPACT) and emitted.
- * *LIMIT (if not NULL) says which of the compiler's own bounds stopped the
+/* P lowered (argument checks laid out as MODE says) and emitted.  *LIMIT
+ * (if not NULL) says which of the compiler's own bounds stopped the
  * lowering, DAG_LIMIT_NONE when none did. */
 static int lower_emit(const scmpc_policy *p, struct arch_view *views,
-		      const struct scmpc_compile_opts *o, bool compact, struct sock_filter **insns,
-		      size_t *len, enum dag_limit *limit, scmpc_diag *d)
+		      const struct scmpc_compile_opts *o, enum lower_mode mode,
+		      struct sock_filter **insns, size_t *len, enum dag_limit *limit, scmpc_diag *d)
 {
 	struct dag g;
 	dag_init(&g);
 	int64_t root = (o->flags & SCMPC_COMPILE_NAIVE)
 			       ? lower_naive(&g, p, views, d)
-			       : lower_policy(&g, p, views, compact, o->hot, d);
+			       : lower_policy(&g, p, views, mode, o->hot, d);
 	int err = root < 0 ? (int)root : emit_program(&g, (uint32_t)root, insns, len, d);
 	if (limit)
 		*limit = g.too_big ? g.limit : DAG_LIMIT_NONE;
@@ -150,6 +153,9 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 	if ((err = OPTS_VALID(o, scmpc_compile_opts, sz, d)) < 0)
 		return err;
 	OPTS_COPY(opts, o);
+	if (opts.flags & ~COMPILE_FLAGS)
+		return diag_err(d, -EINVAL, NULL, "unknown compile flags %#x",
+				opts.flags & ~COMPILE_FLAGS);
 	if (!p || !out)
 		return diag_err(d, -EINVAL, NULL, "no policy or no output");
 	*out = NULL;
@@ -169,23 +175,45 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 	/* Argument checks are laid out for the shortest worst path; when that
 	 * makes the program too long for the kernel, once more for size. */
 	enum dag_limit limit;
-	err = lower_emit(p, views, &opts, false, &insns, &len, &limit, d);
+	err = lower_emit(p, views, &opts, LOWER_PATH, &insns, &len, &limit, d);
 	bool sized_out = limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES;
-	if (err == -E2BIG && sized_out && !(opts.flags & SCMPC_COMPILE_NAIVE))
-		err = lower_emit(p, views, &opts, true, &insns, &len, &limit, d);
-	else if (err == 0 && !(opts.flags & SCMPC_COMPILE_NAIVE) && len > calls_named(p, views) &&
-		 len > chain_layout(p, views)) {
-		struct sock_filter *lean = NULL;
-		size_t lean_len = 0;
-		/* Failing, it leaves the path-first program, so it says nothing. */
-		if (lower_emit(p, views, &opts, true, &lean, &lean_len, NULL, NULL) == 0 &&
-		    lean_len < len) {
+	if (err == -E2BIG && sized_out && !(opts.flags & SCMPC_COMPILE_NAIVE)) {
+		err = lower_emit(p, views, &opts, LOWER_COMPACT, &insns, &len, &limit, d);
+		bool sized = err == 0 || (err == -E2BIG && (limit == DAG_LIMIT_NONE ||
+							    limit == DAG_LIMIT_RANGES));
+		/* The other order of an equality's halves may be smaller, or fit
+		 * where this one does not; if neither fits, the message stays
+		 * the first order's. */
+		struct sock_filter *lo = NULL;
+		size_t lo_len = 0;
+		if (sized && lower_emit(p, views, &opts, LOWER_COMPACT_LOFIRST, &lo, &lo_len, NULL,
+					NULL) == 0 && (err < 0 || lo_len < len)) {
 			free(insns);
-			insns = lean;
-			len = lean_len;
-			lean = NULL;
+			insns = lo;
+			len = lo_len;
+			lo = NULL;
+			err = 0;
 		}
-		free(lean);
+		free(lo);
+	} else if (err == 0 && !(opts.flags & SCMPC_COMPILE_NAIVE) &&
+		   ((opts.flags & SCMPC_COMPILE_SMALLEST) ||
+		    (len > calls_named(p, views) && len > chain_layout(p, views)))) {
+		/* Both orders of an equality's halves, the smallest program
+		 * kept (the earlier on a tie).  Failing, a lowering leaves what
+		 * there is, so it says nothing. */
+		static const enum lower_mode lean_modes[] = { LOWER_COMPACT, LOWER_COMPACT_LOFIRST };
+		for (size_t k = 0; k < ARRAY_SIZE(lean_modes); k++) {
+			struct sock_filter *lean = NULL;
+			size_t lean_len = 0;
+			if (lower_emit(p, views, &opts, lean_modes[k], &lean, &lean_len, NULL, NULL) == 0 &&
+			    lean_len < len) {
+				free(insns);
+				insns = lean;
+				len = lean_len;
+				lean = NULL;
+			}
+			free(lean);
+		}
 	}
 	if (err < 0) {
 		/* Past 4096 instructions: say whether a stack of programs would do.

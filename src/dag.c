@@ -96,10 +96,12 @@ static void memo_truncate(struct dag *g, size_t n)
 {
 	size_t kept = 0;
 	for (size_t i = 0; i < g->nmemo; i++) {
-		if (g->memo[i].maxid < n)
+		if (g->memo[i].maxid < n) {
 			g->memo[kept++] = g->memo[i];
-		else
+		} else {
+			g->memo_words -= g->memo[i].nkey;
 			free(g->memo[i].key);
+		}
 	}
 	if (kept == g->nmemo)
 		return;
@@ -110,6 +112,7 @@ static void memo_truncate(struct dag *g, size_t n)
 			free(g->memo[i].key);
 		g->nmemo = 0;
 		g->memo_tcap = 0;
+		g->memo_words = 0;
 	}
 }
 
@@ -130,6 +133,8 @@ uint32_t dag_memo_get(struct dag *g, const uint32_t *key, size_t nkey)
 void dag_memo_put(struct dag *g, const uint32_t *key, size_t nkey, uint32_t root, uint32_t maxid,
 		  uint64_t work)
 {
+	if (nkey > DAG_MEMO_WORDS - g->memo_words)
+		return;
 	if ((g->nmemo + 1) * 2 > g->memo_tcap &&
 	    !memo_index(g, g->memo_tcap ? g->memo_tcap * 2 : 64))
 		return;
@@ -143,6 +148,7 @@ void dag_memo_put(struct dag *g, const uint32_t *key, size_t nkey, uint32_t root
 	size_t h = hash & (g->memo_tcap - 1);
 	while (g->memo_table[h])
 		h = (h + 1) & (g->memo_tcap - 1);
+	g->memo_words += nkey;
 	g->memo[g->nmemo] = (struct dag_memo){ hash, work, copy, nkey, root, maxid };
 	g->memo_table[h] = (uint32_t)++g->nmemo;
 }

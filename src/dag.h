@@ -60,6 +60,7 @@ struct dag {
 	/* Subgraphs already built, by the inputs that built them (dag_memo_*). */
 	struct dag_memo *memo;
 	size_t nmemo, memo_cap;
+	size_t memo_words;	/* key words held, bounded by DAG_MEMO_WORDS */
 	uint32_t *memo_table;	/* open addressing: entry index + 1, 0 = empty */
 	size_t memo_tcap;
 };
@@ -116,8 +117,11 @@ bool dag_trial_end(struct dag *g, const struct dag_mark *m);
  * what the build charged, charged again on a hit so that the DAG's bounds
  * fall where they would without the memo.  dag_memo_get() returns the
  * root, or NODE_NONE when absent or when charging the work stops the DAG;
- * dag_memo_put() copies KEY and may fail silently (a miss next time).
+ * dag_memo_put() copies KEY and may fail silently (a miss next time); it
+ * keeps at most DAG_MEMO_WORDS key words (16 MiB), past which the memo
+ * only serves what it holds.
  */
+#define DAG_MEMO_WORDS (1u << 22)
 struct dag_memo {
 	uint64_t hash, work;
 	uint32_t *key;

@@ -71,14 +71,14 @@ static bool push_gap(struct dag *g, const scmpc_policy *p, const struct arch_vie
 }
 
 static uint32_t syscall_node_of(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-				size_t lo, size_t hi, bool compact);
+				size_t lo, size_t hi, enum lower_mode mode);
 
 /* The lowered decision of one call; the call is named if a bound of the
  * compiler is reached on it. */
 static uint32_t syscall_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-			     size_t lo, size_t hi, bool compact)
+			     size_t lo, size_t hi, enum lower_mode mode)
 {
-	uint32_t node = syscall_node_of(g, p, v, lo, hi, compact);
+	uint32_t node = syscall_node_of(g, p, v, lo, hi, mode);
 	if (g->too_big && !g->blamed) {
 		g->blamed = true;
 		g->blame_abi = v->info->name;
@@ -93,7 +93,7 @@ static uint32_t syscall_node(struct dag *g, const scmpc_policy *p, const struct 
  * is smaller: masks that span both halves of a word, or conditions on
  * several arguments, can make every subset of rules a separate subtree. */
 static uint32_t syscall_node_of(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-				size_t lo, size_t hi, bool compact)
+				size_t lo, size_t hi, enum lower_mode mode)
 {
 	/* libseccomp's order decides this call: its tree, as it is. */
 	const struct lsc_tree *t = view_tree(v, v->rs[lo].nr);
@@ -108,7 +108,7 @@ static uint32_t syscall_node_of(struct dag *g, const scmpc_policy *p, const stru
 	struct dag_mark m;
 	if (conds)
 		dag_trial_begin(g, &m, 8 * BPF_MAXINSNS, DAG_MAX_WORK / 4);
-	uint32_t opt = lower_syscall(g, p, v, lo, hi, compact);
+	uint32_t opt = lower_syscall(g, p, v, lo, hi, mode);
 	if (conds && !dag_trial_end(g, &m))
 		return lower_naive_syscall(g, p, v, lo, hi);
 	if (opt == NODE_NONE || !conds)
@@ -121,7 +121,8 @@ static uint32_t syscall_node_of(struct dag *g, const scmpc_policy *p, const stru
 
 /* The ranges of [LO, HI] that V's rules and fallbacks decide. */
 static bool number_part(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-			struct range_vec *rv, uint32_t lo, uint32_t hi, uint32_t hot_lo, bool compact)
+			struct range_vec *rv, uint32_t lo, uint32_t hi, uint32_t hot_lo,
+			enum lower_mode mode)
 {
 	uint32_t next = lo;
 	size_t i = 0, j;
@@ -132,7 +133,7 @@ static bool number_part(struct dag *g, const scmpc_policy *p, const struct arch_
 			;
 		if (nr > next && !push_gap(g, p, v, rv, next, nr - 1, hot_lo))
 			return false;
-		if (!push_range(g, rv, nr, nr, syscall_node(g, p, v, i, j, compact), hot_lo))
+		if (!push_range(g, rv, nr, nr, syscall_node(g, p, v, i, j, mode), hot_lo))
 			return false;
 		if (nr == hi)
 			return true;
@@ -180,7 +181,7 @@ static bool hot_weights(struct dag *g, struct range_vec *rv, const struct hot_ca
 }
 
 static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct arch_view *views,
-			    const struct segment *segs, size_t nseg, uint32_t hot_lo, bool compact,
+			    const struct segment *segs, size_t nseg, uint32_t hot_lo, enum lower_mode mode,
 			    const struct hot_call *calls, size_t ncalls)
 {
 	struct range_vec rv = { 0 };
@@ -210,7 +211,7 @@ static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct a
 		if (!sg->v) {
 			if (!push_range(g, &rv, lo, hi, dag_ret(g, p->badarch_action), hot_lo))
 				goto out;
-		} else if (!number_part(g, p, sg->v, &rv, lo, hi, hot_lo, compact)) {
+		} else if (!number_part(g, p, sg->v, &rv, lo, hi, hot_lo, mode)) {
 			goto out;
 		}
 		if (hi < sg->hi &&
@@ -229,7 +230,7 @@ static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct a
 		if (segs[s].v)
 			mv = minus1_view(p, views, segs[s].v->info->audit, &lo1, &hi1);
 	if (mv)
-		minus1 = syscall_node(g, p, mv, lo1, hi1, compact);
+		minus1 = syscall_node(g, p, mv, lo1, hi1, mode);
 	else
 		minus1 = dag_ret(g, limit_hits(top, UINT32_MAX) ? top->action : p->def_action);
 	if (!push_range(g, &rv, UINT32_MAX, UINT32_MAX, minus1, hot_lo))
@@ -251,7 +252,7 @@ static const struct arch_view *find_view(const struct arch_view *views, size_t n
 }
 
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
-		     bool compact, const scmpc_workload *hot, scmpc_diag *d)
+		     enum lower_mode mode, const scmpc_workload *hot, scmpc_diag *d)
 {
 	/* One section per AUDIT_ARCH value, in the policy's order. */
 	uint32_t audits[SCMPC_ARCH_COUNT], sections[SCMPC_ARCH_COUNT];
@@ -314,7 +315,7 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 				break;
 			}
 		}
-		uint32_t tree = number_tree(g, p, views, segs, nseg, hot_lo, compact, calls,
+		uint32_t tree = number_tree(g, p, views, segs, nseg, hot_lo, mode, calls,
 					    (size_t)ncalls);
 		free(calls);
 		if (tree == NODE_NONE)

@@ -6,7 +6,12 @@
  * high and its low half, tested in a fixed order (arg0.hi, arg0.lo,
  * arg1.hi, ...).  A 64-bit condition is resolved in two steps: the high
  * half decides it outright (true or false) or leaves a residual test on the
- * low half.  At each variable the domain is cut into the intervals on which
+ * low half.  An argument whose 64-bit conditions are all equalities (==,
+ * !=, masked ==) is tested low half first instead: each half of an
+ * equality is a test of its own, and the high half, nearly always the same
+ * for every value (0), then comes last, where the DAG shares it as one tail
+ * among all the values and calls that end in it, instead of repeating it
+ * in front of each.  At each variable the domain is cut into the intervals on which
  * every pending condition resolves the same way; each interval's residual
  * problem is lowered recursively and the intervals become a search tree
  * (layout.c).  This one mechanism gives the classic optimisations:
@@ -35,6 +40,7 @@ struct lcond {
 	uint8_t arg;
 	uint8_t op;
 	bool wide;		/* 64-bit: the high half takes part */
+	bool lofirst;		/* its argument is tested low half first */
 	uint64_t value, value2;
 };
 
@@ -48,6 +54,7 @@ struct lctx {
 	struct dag *g;
 	enum layout_goal goal;
 	const struct arch_info *ai;	/* where the argument words sit */
+	bool lofirst[6];		/* per argument: low half first */
 };
 
 /* One residual problem: the terms that can still decide, in precedence
@@ -72,15 +79,31 @@ struct piece {
 	uint8_t out;
 };
 
-static unsigned var_of(const struct lcond *c, uint8_t st)
+/* Whether the condition's next test is on its high half: the first of a
+ * 64-bit condition's two tests, or the second when the low half goes
+ * first. */
+static bool tests_hi(const struct lcond *c, uint8_t st)
 {
-	return 2u * c->arg + ((c->wide && st == ST_PENDING) ? 0u : 1u);
+	return c->wide && (st == ST_PENDING) != c->lofirst;
 }
 
-/* Variable 2i is the high word of args[i], 2i + 1 its low word. */
+/* Passing the first half of a 64-bit mask leaves the other half to test,
+ * unless its mask is empty (then its datum is 0: checked at setup). */
+static uint8_t mask_pass(const struct lcond *c, uint8_t st)
+{
+	uint32_t other = (uint32_t)(c->lofirst ? c->value >> 32 : c->value);
+	return c->wide && st == ST_PENDING && other != 0 ? OUT_RESID : OUT_TRUE;
+}
+
+/* Variable 2i is the half of args[i] tested first, 2i + 1 the other. */
+static unsigned var_of(const struct lcond *c, uint8_t st)
+{
+	return 2u * c->arg + (tests_hi(c, st) == c->lofirst ? 1u : 0u);
+}
+
 static uint32_t var_offset(const struct lctx *c, unsigned var)
 {
-	return arch_arg_offset(c->ai, var / 2, var % 2 == 0);
+	return arch_arg_offset(c->ai, var / 2, (var % 2 == 0) != c->lofirst[var / 2]);
 }
 
 /* Outcome of `x op c` over 32-bit x as up to three pieces. */
@@ -147,7 +170,7 @@ static size_t mask_pieces(uint32_t m, uint32_t d, uint8_t in, struct piece *out)
 /* The half of the mask/datum a MASKED_EQ condition tests at its variable. */
 static void mask_half(const struct lcond *c, uint8_t st, uint32_t *m, uint32_t *d)
 {
-	bool hi = c->wide && st == ST_PENDING;
+	bool hi = tests_hi(c, st);
 	*m = (uint32_t)(hi ? c->value >> 32 : c->value);
 	*d = (uint32_t)(hi ? c->value2 >> 32 : c->value2);
 }
@@ -184,27 +207,35 @@ static uint8_t mask_known(const struct lprob *pb, size_t ci, unsigned var)
 		return OUT_FALSE;
 	if (m & ~(pb->ones | pb->zeros))
 		return OUT_RESID + 1;
-	bool hi = lc->wide && pb->st[ci] == ST_PENDING;
-	return hi && (uint32_t)lc->value != 0 ? OUT_RESID : OUT_TRUE;
+	return mask_pass(lc, pb->st[ci]);
 }
 
 /* What a condition resolves to on its current variable, as pieces of the
  * 32-bit domain.  Returns 0 when it needs a mask test instead. */
 static size_t cond_pieces(const struct lcond *c, uint8_t st, struct piece *out)
 {
-	bool hi = c->wide && st == ST_PENDING;
 	if (c->op == SCMPC_OP_MASKED_EQ) {
 		uint32_t m, d;
 		mask_half(c, st, &m, &d);
-		/* Passing the high half leaves the low half to test, unless its
-		 * mask is empty (then its datum is 0: checked at setup). */
-		uint8_t in = hi && (uint32_t)c->value != 0 ? OUT_RESID : OUT_TRUE;
 		if (!mask_is_interval(m))
 			return 0;
-		return mask_pieces(m, d, in, out);
+		return mask_pieces(m, d, mask_pass(c, st), out);
 	}
-	if (!hi)
-		return cmp_pieces(c->op, (uint32_t)c->value, OUT_TRUE, OUT_FALSE, out);
+	uint32_t k = (uint32_t)(tests_hi(c, st) ? c->value >> 32 : c->value);
+	if (!c->wide || st != ST_PENDING)
+		return cmp_pieces(c->op, k, OUT_TRUE, OUT_FALSE, out);
+	if (c->lofirst) {
+		/* The low half of an equality: a match leaves the high half,
+		 * any other value settles it. */
+		uint8_t ex = c->op == SCMPC_OP_EQ ? OUT_FALSE : OUT_TRUE;
+		size_t n = 0;
+		if (k > 0)
+			out[n++] = (struct piece){ 0, ex };
+		out[n++] = (struct piece){ k, OUT_RESID };
+		if (k < UINT32_MAX)
+			out[n++] = (struct piece){ k + 1, ex };
+		return n;
+	}
 
 	/* High half of a 64-bit comparison: above/below the constant's high half
 	 * decides; equal leaves the low half, unless that is trivial. */
@@ -359,8 +390,7 @@ static uint32_t build_mask_test(struct lctx *c, const struct lprob *pb, size_t w
 		mask_half(lc, pb->st[ci], &m2, &d2);
 		if (m2 != m || d2 != d)
 			continue;
-		bool hi = lc->wide && pb->st[ci] == ST_PENDING;
-		sin[ci] = hi && (uint32_t)lc->value != 0 ? ST_RESID : ST_TRUE;
+		sin[ci] = apply_out(mask_pass(lc, pb->st[ci]));
 		sout[ci] = ST_FALSE;
 	}
 	in.st = sin;
@@ -609,10 +639,76 @@ static uint32_t build_tests(struct lctx *c, const struct lprob *pb, int held)
 	return build_partition(c, pb, var, held);
 }
 
+/* Problems up to this many conditions are remembered (build()). */
+#define MEMO_CONDS 32
+
+/* The words that determine what build() makes of PB: everything it reads
+ * but the rules' identities.  NULL on ENOMEM. */
+static uint32_t *build_key(const struct lctx *c, const struct lprob *pb, int held, size_t *n)
+{
+	size_t nk = 10 + 2 * pb->nterms + 5 * pb->nconds;
+	uint32_t *k = malloc(nk * sizeof(*k)), *w = k;
+	if (!k)
+		return NULL;
+	uint32_t lof = 0;
+	for (unsigned a = 0; a < 6; a++)
+		lof |= (uint32_t)c->lofirst[a] << a;
+	*w++ = 0x10000u | c->goal;
+	*w++ = (uint32_t)held;
+	*w++ = pb->fallback;
+	*w++ = (uint32_t)pb->kvar;
+	*w++ = pb->ones;
+	*w++ = pb->zeros;
+	*w++ = c->ai->big_endian;
+	*w++ = lof;
+	*w++ = (uint32_t)pb->nterms;
+	*w++ = (uint32_t)pb->nconds;
+	for (size_t t = 0; t < pb->nterms; t++) {
+		const struct lterm *tm = &pb->terms[t];
+		*w++ = tm->action;
+		*w++ = tm->n;
+		for (uint32_t i = 0; i < tm->n; i++) {
+			const struct lcond *lc = &pb->conds[tm->first + i];
+			*w++ = lc->arg | (uint32_t)lc->op << 8 | (uint32_t)lc->wide << 16 |
+			       (uint32_t)lc->lofirst << 17 | (uint32_t)pb->st[tm->first + i] << 24;
+			*w++ = (uint32_t)lc->value;
+			*w++ = (uint32_t)(lc->value >> 32);
+			*w++ = (uint32_t)lc->value2;
+			*w++ = (uint32_t)(lc->value2 >> 32);
+		}
+	}
+	*n = (size_t)(w - k);
+	return k;
+}
+
+static uint32_t build_fresh(struct lctx *c, const struct lprob *pb, int held);
+
+/*
+ * The decision of PB, with the word HELD (-1: none) in A.  Sibling pieces
+ * often leave the same problem to solve (a set of values, each of which
+ * leaves the same test of the other half), and a problem's DAG depends
+ * only on what build_key() holds: the DAG remembers small ones.
+ */
 static uint32_t build(struct lctx *c, const struct lprob *pb, int held)
 {
 	if (!dag_charge(c->g, pb->nterms + pb->nconds + 1))
 		return NODE_NONE;
+	size_t nkey = 0;
+	uint32_t *key = pb->nconds && pb->nconds <= MEMO_CONDS ? build_key(c, pb, held, &nkey)
+							     : NULL;
+	uint32_t node = key ? dag_memo_get(c->g, key, nkey) : NODE_NONE;
+	if (node == NODE_NONE && !c->g->oom) {
+		uint64_t work = c->g->work;
+		node = build_fresh(c, pb, held);
+		if (key && node != NODE_NONE && !c->g->oom)
+			dag_memo_put(c->g, key, nkey, node, node, c->g->work - work);
+	}
+	free(key);
+	return node;
+}
+
+static uint32_t build_fresh(struct lctx *c, const struct lprob *pb, int held)
+{
 	bool *rel = malloc(pb->nterms ? pb->nterms : 1);
 	size_t nrel;
 	uint32_t node = NODE_NONE;
@@ -679,10 +775,36 @@ static uint8_t initial_state(struct lcond *lc)
 	return ST_PENDING;
 }
 
-uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-		       size_t lo, size_t hi, bool compact)
+/* An argument goes low half first when every 64-bit condition on it is an
+ * equality whose halves are both tested (a mask with an empty low half is
+ * a test of the high half alone).  Conditions settled at setup do not
+ * count.  Neither order is always smaller: low half first shares the high
+ * half among calls of one ABI, high half first shares the low half's
+ * search between a 64-bit ABI and its 32-bit sibling (x86_64's and
+ * i386's personality values), so the driver tries both when it lays a
+ * program out for size (compile.c). */
+static void choose_halves(struct lctx *c, struct lprob *pb)
 {
-	struct lctx c = { .g = g, .goal = compact ? LAYOUT_ARGS_COMPACT : LAYOUT_ARGS,
+	bool any[6] = { false }, ok[6] = { true, true, true, true, true, true };
+	for (size_t ci = 0; ci < pb->nconds; ci++) {
+		const struct lcond *lc = &pb->conds[ci];
+		if (!lc->wide || pb->st[ci] != ST_PENDING || lc->arg >= 6)
+			continue;
+		any[lc->arg] = true;
+		ok[lc->arg] &= lc->op == SCMPC_OP_EQ || lc->op == SCMPC_OP_NE ||
+			       (lc->op == SCMPC_OP_MASKED_EQ && (uint32_t)lc->value != 0);
+	}
+	for (unsigned a = 0; a < 6; a++)
+		c->lofirst[a] = any[a] && ok[a];
+	for (size_t ci = 0; ci < pb->nconds; ci++)
+		if (pb->conds[ci].arg < 6)
+			pb->conds[ci].lofirst = c->lofirst[pb->conds[ci].arg];
+}
+
+uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+		       size_t lo, size_t hi, enum lower_mode mode)
+{
+	struct lctx c = { .g = g, .goal = mode == LOWER_PATH ? LAYOUT_ARGS : LAYOUT_ARGS_COMPACT,
 			  .ai = v->info };
 	struct lprob pb;
 	size_t ncond = 0;
@@ -705,8 +827,8 @@ uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_v
 			const struct scmpc_cond *sc = &r->conds[k];
 			struct lcond *lc = &pb.conds[pb.nconds];
 			bool wide = !v->info->compat32 && !(sc->flags & SCMPC_COND_32BIT);
-			*lc = (struct lcond){ (uint8_t)sc->arg, (uint8_t)sc->op, wide, sc->value,
-					      sc->value2 };
+			*lc = (struct lcond){ (uint8_t)sc->arg, (uint8_t)sc->op, wide, false,
+					      sc->value, sc->value2 };
 			/* A 32-bit mask only sees the low half of a wide mask. */
 			if (!wide && sc->op == SCMPC_OP_MASKED_EQ)
 				lc->value &= UINT32_MAX;
@@ -714,6 +836,8 @@ uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_v
 			pb.nconds++;
 		}
 	}
+	if (mode == LOWER_COMPACT_LOFIRST)
+		choose_halves(&c, &pb);
 	uint32_t node = build(&c, &pb, -1);
 	prob_free(&pb);
 	return node;

@@ -5,13 +5,19 @@
 #include "dag.h"
 #include "internal.h"
 
+/* How argument checks are laid out. */
+enum lower_mode {
+	LOWER_PATH,		/* for the shortest worst path */
+	LOWER_COMPACT,		/* for size */
+	LOWER_COMPACT_LOFIRST,	/* for size, equalities low half first (lower.c) */
+};
+
 /* The decision DAG of a whole policy (dispatch.c): arch dispatch, per-ABI
- * number trees, and below each call lower_syscall()'s argument checks.
- * COMPACT lays argument checks out for size rather than path length; HOT
- * (or NULL) is the workload the number trees are laid out for.  Returns
- * the root node, or a negative errno. */
+ * number trees, and below each call lower_syscall()'s argument checks,
+ * laid out as MODE says; HOT (or NULL) is the workload the number trees
+ * are laid out for.  Returns the root node, or a negative errno. */
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
-		     bool compact, const scmpc_workload *hot, scmpc_diag *d);
+		     enum lower_mode mode, const scmpc_workload *hot, scmpc_diag *d);
 
 /* The same decisions as one linear chain, without any optimisation. */
 int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *views,
@@ -24,6 +30,6 @@ uint32_t lower_naive_syscall(struct dag *g, const scmpc_policy *p, const struct 
 /* The decision of one syscall's rules [lo, hi) of view V, testing arguments
  * as needed; A holds the syscall number on entry. */
 uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-		       size_t lo, size_t hi, bool compact);
+		       size_t lo, size_t hi, enum lower_mode mode);
 
 #endif

@@ -765,6 +765,11 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	uint32_t maxnr = v->info->nr_base;
 	bool lsc32 = p->merge == SCMPC_MERGE_LIBSECCOMP && v->info->compat32;
+	/* The previous rule's name and what it resolved to: a call's rules
+	 * usually follow each other, and each lookup compares strings. */
+	const char *last = NULL;
+	bool last_mux = false;
+	int64_t last_nr = -1;
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct rule *r = &p->rules[i];
 		uint32_t nr, rule = (uint32_t)i;
@@ -773,13 +778,18 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 		if (r->arch != SCMPC_ARCH_NONE && r->arch != a)
 			continue;
 		const char *name = r->name ? r->name : arch_syscall_name(v->info, r->nr);
-		if (name && !p->literal && arch_subcall(name, &m, &call) == 0)
+		bool same = r->name && last && (r->name == last || !strcmp(r->name, last));
+		if (!same) {
+			last_mux = name && !p->literal && arch_subcall(name, &m, &call) == 0;
+			last_nr = r->name ? arch_resolve(v->info, r->name) : -1;
+			last = r->name;
+		}
+		if (last_mux)
 			mux[nmux++] = (uint32_t)i;
 		if (r->name) {
-			int64_t n = arch_resolve(v->info, r->name);
-			if (n < 0)
+			if (last_nr < 0)
 				continue;
-			nr = (uint32_t)n;
+			nr = (uint32_t)last_nr;
 		} else {
 			nr = r->nr;
 		}

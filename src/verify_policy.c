@@ -169,13 +169,25 @@ static bool add32(uint32_t **v, size_t *n, size_t *cap, uint64_t x)
 }
 
 
+/* The numbers probed beyond the break points: the first 1024 of the ABI
+ * (and of x32 inside x86_64's space), as ranges; returns how many. */
+static size_t fill_ranges(const struct arch_view *v, uint32_t lo[2], uint32_t hi[2])
+{
+	size_t n = 0;
+	lo[n] = v->info->nr_base;
+	hi[n++] = v->info->nr_base + 1023;
+	if (v->info->audit == arch_info(SCMPC_ARCH_X86_64)->audit && !v->info->nr_base) {
+		lo[n] = X32_SYSCALL_BIT;
+		hi[n++] = X32_SYSCALL_BIT + 1023;
+	}
+	return n;
+}
+
 /* The numbers where P's decision on V can change (its rules' numbers and
  * their neighbours, the unknown-syscall threshold, ARM's private range,
- * runc's stub bounds, x32's and -1's edges, the mips bases), and with FILL
- * the first 1024 numbers of the ABI as well; unsorted, with repeats (the
- * caller sorts the union of several). */
-static long number_set(const scmpc_policy *p, const struct arch_view *v, bool fill,
-		       uint32_t **out)
+ * runc's stub bounds, x32's and -1's edges, the mips bases); unsorted,
+ * with repeats (the caller sorts the union of several). */
+static long number_set(const scmpc_policy *p, const struct arch_view *v, uint32_t **out)
 {
 	static const uint32_t bounds[] = { 0x3fffffff, X32_SYSCALL_BIT, 0x7fffffff, 0x80000000,
 					   0xbfffffff, 0xc0000000, 0xfffffffe, 0xffffffff };
@@ -194,11 +206,6 @@ static long number_set(const scmpc_policy *p, const struct arch_view *v, bool fi
 		ok = ok && add32(&nums, &n, &cap, 0) && add32(&nums, &n, &cap, v->info->nr_base - 1) &&
 		     add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + 1000) &&
 		     add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + 2000);
-	for (uint32_t i = 0; i < 1024 && ok && fill; i++) {
-		ok = add32(&nums, &n, &cap, (uint64_t)v->info->nr_base + i);
-		if (v->info->audit == arch_info(SCMPC_ARCH_X86_64)->audit && !v->info->nr_base)
-			ok = ok && add32(&nums, &n, &cap, (uint64_t)X32_SYSCALL_BIT + i);
-	}
 	for (size_t i = 0; i < ARRAY_SIZE(bounds) && ok; i++)
 		ok = add32(&nums, &n, &cap, bounds[i]);
 	for (size_t i = 0; i < v->nrs && ok; i++)
@@ -504,28 +511,30 @@ static int check_call(const scmpc_policy *p, const struct arch_view *v,
 	return err;
 }
 
-/* Add the numbers of SET (N of them) to *NUMS that KEEP says to. */
-static bool add_numbers(uint32_t **nums, size_t *nn, size_t *cap, const uint32_t *set, size_t n,
-			const struct nr_piece *pc, size_t np)
+/* Add V's filler numbers (fill_ranges()) to *NUMS: with the program's
+ * pieces (sorted, covering every number), only where a piece reads more
+ * than arch and nr; without them, all. */
+static bool add_filler(uint32_t **nums, size_t *nn, size_t *cap, const struct arch_view *v,
+		       const struct nr_piece *pc, size_t np)
 {
-	for (size_t i = 0; i < n; i++) {
-		bool keep = !pc;
-		if (pc) {
-			/* with the program's pieces (sorted, covering every
-			 * number), filler only where it reads more than arch
-			 * and nr: the last piece starting at or below it */
-			size_t lo = 0, hi = np;
-			while (hi - lo > 1) {
-				size_t mid = lo + (hi - lo) / 2;
-				if (pc[mid].lo <= set[i])
-					lo = mid;
-				else
-					hi = mid;
-			}
-			keep = np && !pc[lo].constant;
+	uint32_t lo[2], hi[2];
+	size_t nr = fill_ranges(v, lo, hi);
+	for (size_t r = 0; r < nr; r++) {
+		if (!pc) {
+			for (uint64_t x = lo[r]; x <= hi[r]; x++)
+				if (!add32(nums, nn, cap, x))
+					return false;
+			continue;
 		}
-		if (keep && !add32(nums, nn, cap, set[i]))
-			return false;
+		for (size_t j = 0; j < np; j++) {
+			if (pc[j].constant || pc[j].hi < lo[r] || pc[j].lo > hi[r])
+				continue;
+			uint64_t a = pc[j].lo > lo[r] ? pc[j].lo : lo[r];
+			uint64_t b = pc[j].hi < hi[r] ? pc[j].hi : hi[r];
+			for (uint64_t x = a; x <= b; x++)
+				if (!add32(nums, nn, cap, x))
+					return false;
+		}
 	}
 	return true;
 }
@@ -584,17 +593,17 @@ static long audit_numbers(const scmpc_policy *p, const struct arch_view *views, 
 	for (size_t k = 0; k < p->narches && ok; k++) {
 		if (views[k].info->audit != audit)
 			continue;
-		for (int f = 0; f <= (int)fill && ok; f++) {
-			uint32_t *more;
-			long nm = number_set(p, &views[k], f, &more);
-			if (nm < 0) {
-				ok = false;
-				break;
-			}
-			ok = f ? add_numbers(&nums, &nn, &cap, more, (size_t)nm, sym ? pc : NULL, np)
-			       : add_numbers(&nums, &nn, &cap, more, (size_t)nm, NULL, 0);
-			free(more);
+		uint32_t *more;
+		long nm = number_set(p, &views[k], &more);
+		if (nm < 0) {
+			ok = false;
+			break;
 		}
+		for (long i = 0; i < nm && ok; i++)
+			ok = add32(&nums, &nn, &cap, more[i]);
+		free(more);
+		if (ok && fill)
+			ok = add_filler(&nums, &nn, &cap, &views[k], sym ? pc : NULL, np);
 	}
 	long m = ok ? sort_numbers(nums, nn) : -ENOMEM;
 	if (m < 0) {

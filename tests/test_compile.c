@@ -653,6 +653,31 @@ static void grid_add(uint32_t *v, size_t *n, uint32_t x)
 	v[(*n)++] = x;
 }
 
+/* PROG decides READ as the rules TR say on every cell of the grid of
+ * high and low words of both arguments; true when every cell decides
+ * alike (*WANT0: how). */
+static bool grid_decides(const scmpc_prog *prog, uint32_t read, const struct trule *tr, size_t ntr,
+			 uint32_t def, uint32_t hi[2][256], const size_t nhi[2],
+			 uint32_t lo[2][256], const size_t nlo[2], uint32_t *want0)
+{
+	bool first = true, same = true;
+	for (size_t h0 = 0; h0 < nhi[0]; h0++)
+		for (size_t l0 = 0; l0 < nlo[0]; l0++)
+			for (size_t h1 = 0; h1 < nhi[1]; h1++)
+				for (size_t l1 = 0; l1 < nlo[1]; l1++) {
+					uint64_t args[2] = { ((uint64_t)hi[0][h0] << 32) | lo[0][l0],
+							     ((uint64_t)hi[1][h1] << 32) | lo[1][l1] };
+					uint32_t want = oracle_decide(tr, ntr, def, args);
+					assert_int_equal(run(prog, SCMPC_ARCH_X86_64, read, args[0],
+							     args[1], NULL), want);
+					if (first)
+						*want0 = want;
+					same &= want == *want0;
+					first = false;
+				}
+	return same;
+}
+
 /* Random rule sets for one call, conditions on two arguments with
  * constants near 0, 2^32 and 2^64 (tautologies such as `>= 0` and
  * `<= 2^64-1`, contradictions, complementary pairs, masks against ranges),
@@ -712,7 +737,6 @@ static void test_argument_free_decisions_fold(void **state)
 		scmpc_policy *p = policy(d, def, SCMPC_ARCH_X86_64);
 		for (size_t i = 0; i < ntr; i++)
 			rule(p, d, "read", tr[i].action, tr[i].c, tr[i].n);
-		scmpc_prog *prog = compile(p, d, 0);
 
 		uint32_t hi[2][256], lo[2][256];
 		size_t nhi[2] = { 0, 0 }, nlo[2] = { 0, 0 };
@@ -746,39 +770,30 @@ static void test_argument_free_decisions_fold(void **state)
 					grid_add(lo[c->arg], &nlo[c->arg], lo[c->arg][g] & ~ml);
 				}
 			}
-		bool first = true, same = true;
-		uint32_t want0 = 0;
-		for (size_t h0 = 0; h0 < nhi[0]; h0++)
-			for (size_t l0 = 0; l0 < nlo[0]; l0++)
-				for (size_t h1 = 0; h1 < nhi[1]; h1++)
-					for (size_t l1 = 0; l1 < nlo[1]; l1++) {
-						uint64_t args[2] = {
-							((uint64_t)hi[0][h0] << 32) | lo[0][l0],
-							((uint64_t)hi[1][h1] << 32) | lo[1][l1] };
-						uint32_t want = oracle_decide(tr, ntr, def, args);
-						assert_int_equal(run(prog, SCMPC_ARCH_X86_64, read, args[0],
-								     args[1], NULL), want);
-						if (first)
-							want0 = want;
-						same &= want == want0;
-						first = false;
-					}
-		uint32_t audit = scmpc_arch_audit(SCMPC_ARCH_X86_64);
-		int cached = scmpc_cache_const_allow(scmpc_prog_insns(prog), scmpc_prog_len(prog),
-						     audit, read, NULL);
-		if (same) {
-			constant++;
-			constant_allow += want0 == SCMPC_ACT_ALLOW;
-			if (path_loads_args(prog, SCMPC_ARCH_X86_64, read))
-				fail_msg("policy %d: read decides 0x%x whatever its arguments, yet its "
-					 "path loads one", iter, want0);
-			assert_int_equal(cached, want0 == SCMPC_ACT_ALLOW);
-		} else {
-			dependent++;
-			assert_true(path_loads_args(prog, SCMPC_ARCH_X86_64, read));
-			assert_int_equal(cached, 0);
+		/* The program laid out for size (equalities low half first)
+		 * decides and caches alike. */
+		for (int smallest = 0; smallest < 2; smallest++) {
+			scmpc_prog *prog = compile(p, d, smallest ? SCMPC_COMPILE_SMALLEST : 0);
+			uint32_t want0 = 0;
+			bool same = grid_decides(prog, read, tr, ntr, def, hi, nhi, lo, nlo,
+						 &want0);
+			uint32_t audit = scmpc_arch_audit(SCMPC_ARCH_X86_64);
+			int cached = scmpc_cache_const_allow(scmpc_prog_insns(prog),
+							     scmpc_prog_len(prog), audit, read, NULL);
+			if (same) {
+				constant += !smallest;
+				constant_allow += !smallest && want0 == SCMPC_ACT_ALLOW;
+				if (path_loads_args(prog, SCMPC_ARCH_X86_64, read))
+					fail_msg("policy %d: read decides 0x%x whatever its arguments, "
+						 "yet its path loads one", iter, want0);
+				assert_int_equal(cached, want0 == SCMPC_ACT_ALLOW);
+			} else {
+				dependent += !smallest;
+				assert_true(path_loads_args(prog, SCMPC_ARCH_X86_64, read));
+				assert_int_equal(cached, 0);
+			}
+			scmpc_prog_free(prog);
 		}
-		scmpc_prog_free(prog);
 		scmpc_policy_free(p);
 		scmpc_diag_free(d);
 	}
@@ -868,8 +883,10 @@ static void test_wide_high_word_shared(void **state)
 										 : SCMPC_ACT_ERRNO(1));
 	scmpc_prog_free(prog);
 
-	/* Three 64-bit masks on a0: the high word's two tests need one load
-	 * when its jset goes before its `and` (libseccomp: 28). */
+	/* Three 64-bit masks on a0, each testing both words: laid out for
+	 * size, the low word goes first (the high word's tests then follow
+	 * the low word's outcomes), and the first word's two tests need one
+	 * load when its jset goes before its `and` (libseccomp: 28). */
 	scmpc_policy_free(p);
 	p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
 	const uint64_t m[] = { 0x00ff0000000000ffULL, 0xf0f0, 0x100000001ULL };
@@ -879,7 +896,19 @@ static void test_wide_high_word_shared(void **state)
 		rule(p, d, "clone", SCMPC_ACT_ALLOW, &c, 1);
 	}
 	prog = compile(p, d, 0);
-	assert_int_equal(loads_of(prog, a0_hi), 1);
+	assert_int_equal(loads_of(prog, a0_lo), 1);
+	uint32_t clone = nr_of(SCMPC_ARCH_X86_64, "clone");
+	for (uint64_t lo = 0; lo < 0x200; lo += 0x11) {
+		for (int hb = 0; hb < 8; hb++) {
+			uint64_t x = ((uint64_t)(hb & 1) | (uint64_t)(hb & 2) << 15 |
+				      (uint64_t)(hb & 4) << 20) << 32 | lo;
+			bool any = false;
+			for (int i = 0; i < 3; i++)
+				any |= (x & m[i]) == (m[i] & 0x0101010101010101ULL);
+			assert_int_equal(run(prog, SCMPC_ARCH_X86_64, clone, x, 0, NULL),
+					 any ? SCMPC_ACT_ALLOW : SCMPC_ACT_ERRNO(1));
+		}
+	}
 	size_t l1, l2;
 	lsc_sizes(p, &l1, &l2);
 	assert_true(scmpc_prog_len(prog) <= l1 && scmpc_prog_len(prog) <= l2);
@@ -1238,12 +1267,10 @@ static void probe_add(struct probe_set *ps, uint32_t nr, int arg, uint64_t v)
 }
 
 /* Both compilers' programs for P: scmpc's decides as WANT says on every
- * probe, is no larger than libseccomp's level 2 program (and level 1's
- * unless NOT_L1), and executes no more instructions on any probe than
- * level 2's longest. */
+ * probe, is no larger than libseccomp's level 1 and level 2 programs,
+ * and executes no more instructions on any probe than level 2's longest. */
 static void within_libseccomp(scmpc_policy *p, const struct probe_set *ps,
-			      uint32_t (*want)(const struct seccomp_data *), const char *what,
-			      bool not_l1)
+			      uint32_t (*want)(const struct seccomp_data *), const char *what)
 {
 	scmpc_diag *d = scmpc_diag_new();
 	scmpc_prog *prog = compile(p, d, 0);
@@ -1265,7 +1292,7 @@ static void within_libseccomp(scmpc_policy *p, const struct probe_set *ps,
 	}
 	print_message("%s: %zu instructions (L1 %zu, L2 %zu), worst path %u (L2 %u)\n", what, len,
 		      l1len, l2len, worst, l2worst);
-	assert_true((not_l1 || len <= l1len) && len <= l2len);
+	assert_true(len <= l1len && len <= l2len);
 	assert_true(worst <= l2worst);
 	free(l2);
 	scmpc_prog_free(prog);
@@ -1325,12 +1352,11 @@ static void test_lean_sets_within_libseccomp(void **state)
 		probe_add(&ps, nr, 0, 0);
 		made++;
 	}
-	/* Level 1's jeq chain over the numbers needs no `ja`; the number
-	 * search tests about as many numbers (303 against 300) but needs
-	 * nine `ja` to reach across a 2,400-instruction program, so level 1
-	 * stays 9 instructions smaller (the bench holds the growth rows
-	 * against level 2 only). */
-	within_libseccomp(p, &ps, growth_want, "300 calls x 4 values", true);
+	/* Level 1's jeq chain over the numbers needs no `ja`, where the
+	 * number search needs some to reach across the program; the low word
+	 * first, with the high word's test one tail for every call, more than
+	 * makes up for them. */
+	within_libseccomp(p, &ps, growth_want, "300 calls x 4 values");
 	scmpc_policy_free(p);
 
 	for (unsigned n = 16; n <= 64; n *= 4) {
@@ -1352,7 +1378,7 @@ static void test_lean_sets_within_libseccomp(void **state)
 			probe_add(&ps, 15, 1, wide_value(0));
 			snprintf(what, sizeof(what), "%u 64-bit values, %u high word%s", n, wide_his,
 				 wide_his > 1 ? "s" : "");
-			within_libseccomp(p, &ps, wide_want, what, false);
+			within_libseccomp(p, &ps, wide_want, what);
 			scmpc_policy_free(p);
 		}
 	}

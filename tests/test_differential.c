@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
  * Differential tests.  Every probe is decided by
- *   - scmpc's optimized program and its SCMPC_COMPILE_NAIVE program, which
- *     must both give what the IR gives (policy_decide(), the body of
- *     scmpc_policy_eval(), which is itself checked on every 16th probe),
- *     everywhere;
+ *   - scmpc's optimized program, its SCMPC_COMPILE_NAIVE program and its
+ *     SCMPC_COMPILE_SMALLEST program (argument checks laid out for size,
+ *     in both orders of an equality's halves), which must all give what
+ *     the IR gives (policy_decide(), the body of scmpc_policy_eval(), which
+ *     is itself checked on every 16th probe), everywhere;
  *   - libseccomp 2.5.4 at optimize levels 1 and 2 (tests/lsc_ref.c), which
  *     must give the IR's answer except for the differences listed below.
  * All programs run in scmpc_emulate().  The probes: every AUDIT_ARCH of the
@@ -120,12 +121,13 @@
 enum {
 	P_OPT,
 	P_NAIVE,
+	P_SMALL,	/* SCMPC_COMPILE_SMALLEST: argument checks laid out for size */
 	P_LSC1,
 	P_LSC2,
 	NPROG
 };
 static const char *const prog_name[NPROG] = {
-	"scmpc", "scmpc-naive", "libseccomp-L1", "libseccomp-L2",
+	"scmpc", "scmpc-naive", "scmpc-smallest", "libseccomp-L1", "libseccomp-L2",
 };
 
 enum why {
@@ -158,12 +160,13 @@ enum {
 	NKIND
 };
 static const char *const kind_name[NKIND] = {
-	"scmpc vs IR", "scmpc-naive vs IR", "libseccomp-L1 vs IR", "libseccomp-L2 vs IR",
+	"scmpc vs IR", "scmpc-naive vs IR", "scmpc-smallest vs IR", "libseccomp-L1 vs IR",
+	"libseccomp-L2 vs IR",
 	"scmpc_policy_eval vs IR", "scmpc refused the policy",
 	"libseccomp refused a rule scmpc did not warn of",
 };
 #define KIND(k) (1U << (k))
-#define SCMPC_SIDE (KIND(P_OPT) | KIND(P_NAIVE) | KIND(K_EVAL) | KIND(K_REFUSED))
+#define SCMPC_SIDE (KIND(P_OPT) | KIND(P_NAIVE) | KIND(P_SMALL) | KIND(K_EVAL) | KIND(K_REFUSED))
 
 struct diff_cfg {
 	bool quiet;	/* random policies: print only on mismatch */
@@ -300,7 +303,8 @@ static bool diff_init(struct diff *t, const char *label, const scmpc_policy *p,
 	long n = lsc_call_diffs(p, &t->cd);
 	assert_true(n >= 0);
 	t->ncd = (size_t)n;
-	if (compile_scmpc(t, P_OPT, 0) < 0 || compile_scmpc(t, P_NAIVE, SCMPC_COMPILE_NAIVE) < 0)
+	if (compile_scmpc(t, P_OPT, 0) < 0 || compile_scmpc(t, P_NAIVE, SCMPC_COMPILE_NAIVE) < 0 ||
+	    compile_scmpc(t, P_SMALL, SCMPC_COMPILE_SMALLEST) < 0)
 		return false;
 	if (!cfg->no_lsc) {
 		int rc = compile_lsc(t, P_LSC1, 1);
@@ -454,8 +458,8 @@ static void probe(struct diff *t, const struct seccomp_data *sd)
 			continue;
 		}
 		ran[k] = true;
-		if (k == P_OPT || k == P_NAIVE) {
-			/* No exceptions: both must be the IR. */
+		if (k == P_OPT || k == P_NAIVE || k == P_SMALL) {
+			/* No exceptions: scmpc's programs must be the IR. */
 			t->count[k][W_EQUAL]++;
 			if (got[k] != ir)
 				kinds |= KIND(k);
@@ -793,7 +797,7 @@ static void shrink_and_report(const char *label, const scmpc_policy *p, unsigned
 			      int refused_rc, bool full, const char *replay, FILE *const *outs,
 			      size_t nouts)
 {
-	static const unsigned order[] = { K_REFUSED, P_OPT, P_NAIVE, K_EVAL, P_LSC2, P_LSC1 };
+	static const unsigned order[] = { K_REFUSED, P_OPT, P_NAIVE, P_SMALL, K_EVAL, P_LSC2, P_LSC1 };
 	bool side_done[2] = { false, false };
 	struct shrink_opts o;
 	if (!shrink_budget(&o))
@@ -1329,7 +1333,7 @@ static void test_random(void **state)
 		(unsigned long long)seed, count);
 
 	unsigned long failed = 0, probes = 0, compared[NPROG] = { 0 }, why_total[NWHY] = { 0 };
-	unsigned lsc_policies = 0, failing[20], large = 0, large_lsc = 0;
+	unsigned lsc_policies = 0, failing[20], large = 0, large_lsc = 0, smaller = 0;
 	size_t largest = 0;
 	for (unsigned i = 0; i < count; i++) {
 		if (only >= 0 && i != (unsigned long)only)
@@ -1349,6 +1353,7 @@ static void test_random(void **state)
 			probes += t.probes;
 			lsc_policies += t.have[P_LSC1];
 			large_lsc += p->nrules >= 100 && t.have[P_LSC1];
+			smaller += t.len[P_SMALL] < t.len[P_OPT];
 			for (int k = 0; k < NPROG; k++)
 				compared[k] += t.count[k][W_EQUAL] + t.count[k][W_UNKNOWN] +
 					       t.count[k][W_UNNAMED];
@@ -1371,6 +1376,7 @@ static void test_random(void **state)
 		lsc_hangs, refusals_agreed, refusals_only_warned, large, largest, large_lsc);
 	for (int k = 0; k < NPROG; k++)
 		fprintf(stderr, "  %-14s %lu decisions compared\n", prog_name[k], compared[k]);
+	fprintf(stderr, "  scmpc-smallest smaller than scmpc on %u policies\n", smaller);
 	fprintf(stderr, "  libseccomp-L2 on calls decided by libseccomp's tree (LIBSECCOMP merge): "
 		"%lu compared\n", tree_compared);
 	fprintf(stderr, "  libseccomp-L2 by kind:");
