@@ -1142,6 +1142,9 @@ struct scmpc_split_opts {
 	unsigned flags;			/* SCMPC_COMPILE_* for every program */
 	unsigned max_insns;		/* per program; 0 = 4096 */
 	size_t max_progs;		/* 0 = no limit but the groups' number */
+	/* Every program laid out for this workload, as
+	 * scmpc_compile_opts.hot; NULL: none. */
+	const struct scmpc_workload *hot;
 };
 
 SCMPC_API int scmpc_compile_split(const scmpc_policy *p, const struct scmpc_split_opts *o,

@@ -20,6 +20,7 @@ struct splitter {
 	const scmpc_policy *p;
 	scmpc_diag *d;
 	unsigned flags;		/* SCMPC_COMPILE_* for the pieces */
+	const struct scmpc_workload *hot;	/* the pieces' layout, or NULL */
 	unsigned max_insns;
 	uint32_t *group;	/* per rule: its group, numbered in order of first rule */
 	size_t ngroups;
@@ -263,6 +264,7 @@ static int try_piece(struct splitter *s, size_t from, size_t to, struct piece *o
 	struct scmpc_compile_opts o = {
 		.sz = sizeof(o),
 		.flags = s->flags | SCMPC_COMPILE_NO_VERIFY | COMPILE_NO_SPLIT_HINT,
+		.hot = s->hot,
 	};
 	int rc;
 
@@ -635,13 +637,14 @@ SCMPC_API int scmpc_compile_split(const scmpc_policy *p, const struct scmpc_spli
 		return diag_err(d, -EINVAL, NULL, "max_insns %u is above the kernel's %u",
 				opts.max_insns, SPLIT_MAX_INSNS);
 	struct splitter s = {
-		.p = p, .d = d, .flags = opts.flags,
+		.p = p, .d = d, .flags = opts.flags, .hot = opts.hot,
 		.max_insns = opts.max_insns ? opts.max_insns : SPLIT_MAX_INSNS,
 	};
 
 	/* A policy that fits is its own one program. */
 	scmpc_prog *whole = NULL;
-	struct scmpc_compile_opts co = { .sz = sizeof(co), .flags = opts.flags | COMPILE_NO_SPLIT_HINT };
+	struct scmpc_compile_opts co = { .sz = sizeof(co), .flags = opts.flags | COMPILE_NO_SPLIT_HINT,
+					 .hot = opts.hot };
 	scmpc_diag *scratch = scmpc_diag_new();
 	if (!scratch)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");

@@ -523,6 +523,70 @@ static void test_groups_together(void **state)
 	scmpc_policy_free(p);
 }
 
+/* Steps the stack takes for SD: every program runs. */
+static unsigned stack_steps(scmpc_prog *const *progs, size_t n, const struct seccomp_data *sd)
+{
+	unsigned total = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t ret;
+		unsigned st = 0;
+		assert_int_equal(scmpc_emulate(scmpc_prog_insns(progs[i]), scmpc_prog_len(progs[i]),
+					       sd, &ret, &st), 0);
+		total += st;
+	}
+	return total;
+}
+
+/* A split laid out for a workload: the call that takes the whole workload,
+ * the one the plain split runs longest for, runs shorter, and the stack
+ * still decides as the policy. */
+static void test_hot(void **state)
+{
+	(void)state;
+	struct testutil_rng rng;
+	testutil_rng_seed(&rng, seed() + 2);
+	struct tpol t;
+	big_policy(&t, 300, 8, SCMPC_ACT_ERRNO(38));
+	scmpc_policy *p = tpol_build(&t);
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_prog **plain = NULL, **hot = NULL;
+	int n = scmpc_compile_split(p, NULL, &plain, d);
+	if (n < 2)
+		fail_msg("%d: %s", n, scmpc_diag_message(d));
+	uint32_t deepest = 0;
+	unsigned most = 0;
+	for (uint32_t nr = 0; nr < 450; nr++) {
+		struct seccomp_data sd = testutil_sd(ARCH, nr, NULL);
+		unsigned st = stack_steps(plain, (size_t)n, &sd);
+		if (st > most) {
+			most = st;
+			deepest = nr;
+		}
+	}
+	char name[64];
+	assert_true(scmpc_syscall_name(ARCH, deepest, name, sizeof(name)));
+	scmpc_workload *w = scmpc_workload_new();
+	assert_non_null(w);
+	assert_int_equal(scmpc_workload_add(w, name, ARCH, 1000000, d), 0);
+	SCMPC_OPTS(scmpc_split_opts, o, .hot = w);
+	int m = scmpc_compile_split(p, &o, &hot, d);
+	if (m < 0)
+		fail_msg("%s", scmpc_diag_message(d));
+	progs_check_size(hot, (size_t)m, 4096);
+	check_stack(&t, hot, (size_t)m, &rng);
+	struct seccomp_data sd = testutil_sd(ARCH, deepest, NULL);
+	unsigned after = stack_steps(hot, (size_t)m, &sd);
+	printf("%s: %u steps through a split of %d, %u laid out for it (%d programs)\n", name,
+	       most, n, after, m);
+	assert_true(after < most);
+	scmpc_workload_free(w);
+	scmpc_prog_array_free(plain, (size_t)n);
+	scmpc_prog_array_free(hot, (size_t)m);
+	scmpc_diag_free(d);
+	scmpc_policy_free(p);
+	free(t.r);
+}
+
 static void test_bad_opts(void **state)
 {
 	(void)state;
@@ -776,6 +840,26 @@ static void test_cli(void **state)
 	for (size_t r = 0; r < 3; r++)
 		if (cli(dir, runs[r], out, sizeof(out)) != 0 || strcmp(out, want))
 			fail_msg("exec %s: %s (want %s)", runs[r][2], out, want);
+	/* laid out for a workload: as many programs, each within the limit */
+	snprintf(path, sizeof(path), "%s/hot.txt", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "kill 100000\nsched_getscheduler 500\n");
+	assert_int_equal(fclose(f), 0);
+	char *hot[] = { "compile", "--split", "big.json", "-o", "hot", "--hot", "hot.txt", NULL };
+	if (cli(dir, hot, out, sizeof(out)))
+		fail_msg("%s", out);
+	for (unsigned k = 1; k <= n + 1; k++) {
+		snprintf(path, sizeof(path), "%s/hot-%u.bpf", dir, k);
+		struct stat st;
+		if ((stat(path, &st) == 0) != (k <= n))
+			fail_msg("hot-%u.bpf %s:\n%s", k, k <= n ? "missing" : "made", out);
+		if (k <= n)
+			assert_true(st.st_size > 0 && st.st_size <= 4096 * 8);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/hot.txt", dir);
+	unlink(path);
 	for (unsigned k = 1; k <= n + 2; k++) {
 		snprintf(path, sizeof(path), "%s/big-%u.bpf", dir, k);
 		unlink(path);
@@ -796,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_groups_together),
 		cmocka_unit_test(test_random_small),
 		cmocka_unit_test(test_times_limit),
+		cmocka_unit_test(test_hot),
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_kernel_deny),
 		cmocka_unit_test(test_cli),

@@ -191,8 +191,9 @@ struct filter_set {
 	size_t n;
 };
 void filter_set_free(struct filter_set *s);
-int compile_policy_split(const char *name, const scmpc_policy *p, bool quiet, scmpc_prog ***out,
-			 size_t *n);
+/* HOT: the workload every program is laid out for, or NULL. */
+int compile_policy_split(const char *name, const scmpc_policy *p, bool quiet,
+			 const scmpc_workload *hot, scmpc_prog ***out, size_t *n);
 /* PATH: a policy, compiled with --split; PREFIX or PREFIX-1.bpf: the
  * files PREFIX-1.bpf, PREFIX-2.bpf, ... up to the first missing one. */
 int load_filter_set(const struct cli *c, const char *path, enum scmpc_arch target,

@@ -73,39 +73,59 @@ static void print_stats(FILE *out, const struct cli *c, const scmpc_policy *p,
 	scmpc_diag_free(d);
 }
 
-/* compile --hot: P compiled for the workload in the file named, which the
- * library reads (a list of names, strace -c or perf trace -s output). */
-static int compile_hot(const struct cli *c, const char *name, const scmpc_policy *p,
-		       scmpc_prog **out)
+/* The workload of --hot, from the file named (a list of names, strace -c
+ * or perf trace -s output, which the library reads); NULL after saying
+ * why. */
+static scmpc_workload *read_workload(const struct cli *c)
 {
 	const char *hot_name = display_name(c->hot);
 	char *text = NULL;
 	size_t len;
 	scmpc_workload *w = NULL;
 	scmpc_diag *d = NULL;
-	int rc = -ENOMEM;
 
-	*out = NULL;
 	if (read_input(c->hot, &text, &len))
-		return -1;
+		return NULL;
 	if (!(w = scmpc_workload_new()) || !(d = scmpc_diag_new())) {
 		errorf("%s", strerror(ENOMEM));
+		scmpc_workload_free(w);
+		w = NULL;
 		goto out;
 	}
 	SCMPC_OPTS(scmpc_workload_opts, wo, .arch = c->arch);
-	rc = (int)scmpc_workload_parse(w, text, len, &wo, d);
+	int rc = (int)scmpc_workload_parse(w, text, len, &wo, d);
 	report_warnings(hot_name, d, c->quiet);
 	if (rc < 0) {
 		report_diag(hot_name, d, rc);
+		scmpc_workload_free(w);
+		w = NULL;
+	}
+out:
+	free(text);
+	scmpc_diag_free(d);
+	return w;
+}
+
+/* compile --hot: P compiled for the workload. */
+static int compile_hot(const struct cli *c, const char *name, const scmpc_policy *p,
+		       scmpc_prog **out)
+{
+	scmpc_workload *w = read_workload(c);
+	scmpc_diag *d = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	if (!w)
+		return -1;
+	if (!(d = scmpc_diag_new())) {
+		errorf("%s", strerror(ENOMEM));
 		goto out;
 	}
-	scmpc_diag_clear(d);
 	SCMPC_OPTS(scmpc_compile_opts, co, .hot = w);
 	rc = scmpc_compile(p, &co, out, d);
 	if (rc < 0)
 		report_diag(name, d, rc);
 out:
-	free(text);
 	scmpc_workload_free(w);
 	scmpc_diag_free(d);
 	return rc < 0 ? -1 : 0;
@@ -123,7 +143,12 @@ static int compile_split(const struct cli *c, const char *name, const scmpc_poli
 	int status = EXIT_INPUT;
 	char path[4096];
 
-	if (compile_policy_split(name, p, c->quiet, &progs, &n))
+	scmpc_workload *w = c->hot ? read_workload(c) : NULL;
+	if (c->hot && !w)
+		return EXIT_INPUT;
+	int split_rc = compile_policy_split(name, p, c->quiet, w, &progs, &n);
+	scmpc_workload_free(w);
+	if (split_rc)
 		return EXIT_INPUT;
 	struct scmpc_format_opts fo;
 	memset(&fo, 0, sizeof(fo));
@@ -208,8 +233,6 @@ static int run_compile(struct cli *c)
 		return usage_error("--name applies to --format c only");
 	if (c->split && (!to_file || ((c->seen & F_FORMAT) && c->format != SCMPC_FORMAT_BPF)))
 		return usage_error("--split writes .bpf files: -o PREFIX gives PREFIX-1.bpf, ...");
-	if (c->split && c->hot)
-		return usage_error("--split and --hot cannot be combined");
 
 	if (read_input(c->pos[0], &text, &text_len))
 		goto out;

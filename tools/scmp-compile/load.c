@@ -224,10 +224,10 @@ void filter_set_free(struct filter_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int compile_policy_split(const char *name, const scmpc_policy *p, bool quiet, scmpc_prog ***out,
-			 size_t *n)
+int compile_policy_split(const char *name, const scmpc_policy *p, bool quiet,
+			 const scmpc_workload *hot, scmpc_prog ***out, size_t *n)
 {
-	SCMPC_OPTS(scmpc_split_opts, o, .flags = 0);
+	SCMPC_OPTS(scmpc_split_opts, o, .flags = 0, .hot = hot);
 	scmpc_diag *d = scmpc_diag_new();
 	int rc;
 
@@ -323,7 +323,8 @@ int load_filter_set(const struct cli *c, const char *path, enum scmpc_arch targe
 	if (kind == SCMPC_INPUT_JSON || kind == SCMPC_INPUT_WIDE_TEXT) {
 		rc = load_policy_text(c, s->name, buf, len, target, &s->policy);
 		if (!rc)
-			rc = compile_policy_split(s->name, s->policy, c->quiet, &s->progs, &s->n);
+			rc = compile_policy_split(s->name, s->policy, c->quiet, NULL, &s->progs,
+						  &s->n);
 	} else {
 		/* one .bpf: a set of one */
 		struct filter f;
