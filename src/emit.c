@@ -9,6 +9,17 @@
  * position is known.  Conditional offsets are 8-bit: a jump that reaches
  * too far goes through a trampoline, a copy of the target when that is a
  * return (no extra step executed) and a `ja` otherwise (see fix_reach).
+ *
+ * A `ja` costs an instruction and a step on every path through it.  When
+ * one carries a test's true branch to a small block that only that test
+ * enters (a cold leaf of the number search, such as x86_64's numbers from
+ * 0x40000000 up, laid out after a long chain), the block can follow its
+ * test instead, with the false branch jumped to: a few instructions moved,
+ * a `ja` gone, and the block's returns may share ones already within
+ * reach (the arch test's KILL).  Whether that helps is only known once the
+ * program is laid out again, so such placements are tried and kept when
+ * the program is no longer, in instructions or in the kernel's eBPF, and
+ * no edge takes a `ja` it did not take before (so no path grows).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +30,21 @@
 struct item {
 	struct sock_filter ins;
 	uint32_t jt, jf;	/* target item ids (conditionals); jt also for ja */
+	uint32_t node;		/* the node it stands for, NONE for a trampoline */
 	bool cond, ja;
 	bool trampoline;
 };
 
+/* Which edges of a node go through a `ja`: its a (true, or only) edge and
+ * its b (false) edge. */
+#define VIA_JA_A 1u
+#define VIA_JA_B 2u
+
 struct emitter {
 	const struct dag *g;
+	const uint8_t *flip;	/* per node: true branch placed right after the test */
+	uint8_t *via_ja;	/* per node: VIA_JA_* */
+	size_t true_ja;		/* tests whose true branch takes a `ja` */
 	uint32_t *order;	/* node ids in placement order */
 	size_t norder;
 	uint8_t *seen;
@@ -50,7 +70,7 @@ static bool place(struct emitter *e, uint32_t root)
 		const struct node *n = &e->g->nodes[f->id];
 		uint32_t child = NONE;
 		if (n->kind == N_JMP && f->next < 2)
-			child = f->next == 0 ? n->a : n->b;
+			child = (f->next == 0) != (e->flip && e->flip[f->id]) ? n->a : n->b;
 		else if ((n->kind == N_LD || n->kind == N_AND) && f->next < 1)
 			child = n->a;
 		if (child == NONE) {
@@ -104,7 +124,7 @@ static uint32_t trampoline_near(const struct emitter *e, const uint32_t *rev, si
  * and no further jump), else `ja TGT`, whose offset has 32 bits. */
 static uint32_t trampoline_new(struct emitter *e, uint32_t tgt)
 {
-	struct item ti = { .trampoline = true, .jt = NONE, .jf = NONE };
+	struct item ti = { .trampoline = true, .jt = NONE, .jf = NONE, .node = NONE };
 	const struct item *t = &e->items[tgt];
 	if (t->ins.code == (BPF_RET | BPF_K)) {
 		ti.ins = t->ins;
@@ -158,14 +178,19 @@ static int fix_reach(struct emitter *e, struct sock_filter **out, size_t *len)
 					e->items[id].jt = tr;
 				else
 					e->items[id].jf = tr;
+				if (e->items[tr].ja) {
+					uint32_t nd = e->items[id].node;
+					e->via_ja[nd] |= w == 0 ? VIA_JA_A : VIA_JA_B;
+					e->true_ja += w == 0;
+				}
 			}
 		} while (added);
 		rpos[id] = (uint32_t)nrev;
 		rev[nrev++] = id;
 	}
 
+	*len = nrev;
 	if (nrev > BPF_MAXINSNS) {
-		*len = nrev;
 		err = -E2BIG;
 		goto out;
 	}
@@ -192,13 +217,26 @@ out:
 	return err;
 }
 
-int emit_program(const struct dag *g, uint32_t root, struct sock_filter **out, size_t *len,
-		 scmpc_diag *d)
+/* A program as laid out, and the figures it is judged by. */
+struct layout {
+	struct sock_filter *prog;	/* NULL past the size limit */
+	size_t len, ebpf;		/* ebpf: SIZE_MAX without a program */
+	uint8_t *via_ja;		/* per node: VIA_JA_* */
+	size_t true_ja;			/* tests whose true branch takes a `ja` */
+};
+
+/* One layout of the DAG below ROOT, FLIP's tests (if any) followed by
+ * their true branch, into L (its via_ja zeroed by the caller).  0, -E2BIG
+ * (no program) or -ENOMEM. */
+static int emit_once(const struct dag *g, uint32_t root, const uint8_t *flip, struct layout *l)
 {
-	struct emitter e = { .g = g };
+	struct emitter e = { .g = g, .flip = flip, .via_ja = l->via_ja };
+	uint8_t *via_ja = l->via_ja;
 	uint32_t *first = NULL;
 	int err = -ENOMEM;
 
+	l->prog = NULL;
+	l->ebpf = SIZE_MAX;
 	e.order = malloc(g->n * sizeof(*e.order));
 	e.seen = calloc(g->n, 1);
 	first = malloc(g->n * sizeof(*first));
@@ -209,7 +247,7 @@ int emit_program(const struct dag *g, uint32_t root, struct sock_filter **out, s
 	 * node's successor was placed elsewhere.  Targets are node ids. */
 	for (size_t i = 0; i < e.norder; i++) {
 		const struct node *n = &g->nodes[e.order[i]];
-		struct item it = { .jt = NONE, .jf = NONE };
+		struct item it = { .jt = NONE, .jf = NONE, .node = e.order[i] };
 		switch (n->kind) {
 		case N_RET:
 			it.ins = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, n->k);
@@ -235,10 +273,11 @@ int emit_program(const struct dag *g, uint32_t root, struct sock_filter **out, s
 		if ((n->kind == N_LD || n->kind == N_AND) &&
 		    (i + 1 >= e.norder || e.order[i + 1] != n->a)) {
 			struct item ja = { .ins = BPF_STMT(BPF_JMP | BPF_JA, 0), .ja = true,
-					   .jt = n->a, .jf = NONE };
+					   .jt = n->a, .jf = NONE, .node = NONE };
 			if ((id = add_item(&e, ja)) == NONE)
 				goto out;
 			e.seq[e.nseq++] = id;
+			via_ja[e.order[i]] |= VIA_JA_A;
 		}
 	}
 	for (size_t i = 0; i < e.nitems; i++) {
@@ -247,22 +286,191 @@ int emit_program(const struct dag *g, uint32_t root, struct sock_filter **out, s
 		if (e.items[i].jf != NONE)
 			e.items[i].jf = first[e.items[i].jf];
 	}
-
-	err = fix_reach(&e, out, len);
-	if (err == -E2BIG)
-		err = diag_err(d, -E2BIG, NULL,
-			       "the program needs %zu instructions; the kernel accepts at most %d",
-			       *len, BPF_MAXINSNS);
-	else if (err == -ENOMEM)
-		err = diag_err(d, -ENOMEM, NULL, "out of memory");
-	goto done;
+	err = fix_reach(&e, &l->prog, &l->len);
+	if (err == 0)
+		l->ebpf = bpf_ebpf_len(l->prog, l->len);
+	l->true_ja = e.true_ja;
 out:
-	err = diag_err(d, -ENOMEM, NULL, "out of memory");
-done:
 	free(e.order);
 	free(e.seen);
 	free(first);
 	free(e.items);
 	free(e.seq);
+	return err;
+}
+
+/* How many edges enter each node below ROOT, counted up to 2. */
+static uint8_t *entries(const struct dag *g, uint32_t root)
+{
+	uint8_t *in = calloc(g->n, 1), *seen = calloc(g->n, 1);
+	uint32_t *stack = malloc(g->n * sizeof(*stack));
+	size_t sp = 0;
+	if (!in || !seen || !stack) {
+		free(in);
+		in = NULL;
+		goto out;
+	}
+	stack[sp++] = root;
+	seen[root] = 1;
+	while (sp) {
+		const struct node *x = &g->nodes[stack[--sp]];
+		uint32_t kids[2] = { x->kind == N_RET ? NONE : x->a,
+				     x->kind == N_JMP ? x->b : NONE };
+		for (int k = 0; k < 2; k++) {
+			if (kids[k] == NONE)
+				continue;
+			in[kids[k]] += in[kids[k]] < 2;
+			if (!seen[kids[k]]) {
+				seen[kids[k]] = 1;
+				stack[sp++] = kids[k];
+			}
+		}
+	}
+out:
+	free(seen);
+	free(stack);
+	return in;
+}
+
+/* A block placed after its test pushes the test's false branch that much
+ * further: one of a few dozen nodes (a cold leaf, a short check) leaves it
+ * within reach, with room for the copies of returns the block may need; a
+ * larger one would move the `ja` to the false branch, not save it, and
+ * trying it costs a whole layout. */
+#define BLOCK_MAX 64
+
+/* Whether fewer than BLOCK_MAX nodes are reachable from T.  MARK holds, per
+ * node, the last STAMP that reached it. */
+static bool small_block(const struct dag *g, uint32_t t, uint32_t *mark, uint32_t stamp)
+{
+	uint32_t stack[2 * BLOCK_MAX + 1];
+	size_t sp = 0, n = 0;
+	stack[sp++] = t;
+	mark[t] = stamp;
+	while (sp) {
+		if (++n >= BLOCK_MAX)
+			return false;
+		const struct node *x = &g->nodes[stack[--sp]];
+		uint32_t kids[2] = { x->kind == N_RET ? NONE : x->a,
+				     x->kind == N_JMP ? x->b : NONE };
+		for (int k = 0; k < 2; k++)
+			if (kids[k] != NONE && mark[kids[k]] != stamp) {
+				mark[kids[k]] = stamp;
+				stack[sp++] = kids[k];
+			}
+	}
+	return true;
+}
+
+/* T at least as good as B on every figure (instructions, eBPF
+ * instructions), no edge through a `ja` that did not take one (so no path
+ * grows), and better on one of them. */
+static bool layout_better(const struct layout *t, const struct layout *b, size_t n)
+{
+	bool fewer = false;
+	if (t->len > b->len || t->ebpf > b->ebpf)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (t->via_ja[i] & ~b->via_ja[i])
+			return false;
+		fewer |= t->via_ja[i] != b->via_ja[i];
+	}
+	return t->len < b->len || t->ebpf < b->ebpf || fewer;
+}
+
+/* Layouts tried beyond the first: each is a full emission, and a program
+ * has few tests whose true branch is that far from them. */
+#define MAX_TRIALS 8
+
+int emit_program(const struct dag *g, uint32_t root, struct sock_filter **out, size_t *len,
+		 scmpc_diag *d)
+{
+	struct layout best = { .via_ja = calloc(g->n, 1) }, t = { 0 };
+	uint8_t *flip = NULL, *in = NULL;
+	uint32_t *cand = NULL, *mark = NULL, stamp = 0;
+	size_t trials = 0;
+	int err = -ENOMEM;
+
+	if (!best.via_ja)
+		goto out;
+	if ((err = emit_once(g, root, NULL, &best)) == -ENOMEM)
+		goto out;
+	while (best.true_ja && trials < MAX_TRIALS) {
+		/* Tests whose true branch takes a `ja` to a small block only
+		 * they enter: placed right after them, the block needs none. */
+		size_t nc = 0;
+		if (!flip && !(flip = calloc(g->n, 1)))
+			goto nomem;
+		for (uint32_t i = 0; i < g->n; i++) {
+			if (!(best.via_ja[i] & VIA_JA_A) || flip[i] || g->nodes[i].kind != N_JMP)
+				continue;
+			if (!in && !(in = entries(g, root)))
+				goto nomem;
+			if (in[g->nodes[i].a] != 1)
+				continue;
+			if (!mark && !(mark = calloc(g->n, sizeof(*mark))))
+				goto nomem;
+			if (!small_block(g, g->nodes[i].a, mark, ++stamp))
+				continue;
+			if (!cand && !(cand = malloc(g->n * sizeof(*cand))))
+				goto nomem;
+			cand[nc++] = i;
+		}
+		if (!nc)
+			break;
+		if (!t.via_ja && !(t.via_ja = malloc(g->n)))
+			goto nomem;
+		/* All of them at once, else one at a time. */
+		bool kept = false;
+		for (size_t k = 0; k <= nc && !kept && trials < MAX_TRIALS; k++) {
+			if (k > 0 && nc == 1)
+				break;
+			size_t c0 = k ? k - 1 : 0, c1 = k ? k : nc;
+			for (size_t c = c0; c < c1; c++)
+				flip[cand[c]] = 1;
+			memset(t.via_ja, 0, g->n);
+			int terr = emit_once(g, root, flip, &t);
+			trials++;
+			if (terr == -ENOMEM)
+				goto nomem;
+			if (layout_better(&t, &best, g->n)) {
+				struct layout sw = best;
+				best = t;
+				t = sw;
+				err = terr;
+				kept = true;
+			} else {
+				for (size_t c = c0; c < c1; c++)
+					flip[cand[c]] = 0;
+			}
+			free(t.prog);
+			t.prog = NULL;
+		}
+		if (!kept)
+			break;
+	}
+	*len = best.len;
+	if (err == 0) {
+		*out = best.prog;
+		best.prog = NULL;
+	} else if (err == -E2BIG) {
+		err = diag_err(d, -E2BIG, NULL,
+			       "the program needs %zu instructions; the kernel accepts at most %d",
+			       best.len, BPF_MAXINSNS);
+	}
+	goto done;
+nomem:
+	err = -ENOMEM;
+out:
+	err = diag_err(d, err, NULL, "out of memory");
+done:
+	free(best.prog);
+	free(best.via_ja);
+	free(t.prog);
+	free(t.via_ja);
+	free(flip);
+	free(in);
+	free(cand);
+	free(mark);
 	return err;
 }
