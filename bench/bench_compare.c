@@ -469,6 +469,72 @@ fail:
 	return NULL;
 }
 
+/* ------------------------------------------------------- symbolic check */
+
+/* How the semantic check settles the argument-checked calls of programs:
+ * proven over every argument value by classes (verify_args_symbolic()), or
+ * handed to the probes (the walk gave up: a libseccomp-ordered tree, or a
+ * program shape the classes cannot follow). */
+struct sym_tally {
+	unsigned programs, calls, proven, probed, refuted;
+};
+
+static struct sym_tally sym_families, sym_corpus;
+
+static void sym_tally_add(struct sym_tally *t, const scmpc_policy *p)
+{
+	scmpc_prog *prog = NULL;
+	struct arch_view views[SCMPC_ARCH_COUNT];
+	if (scmpc_compile(p, NULL, &prog, NULL) < 0)
+		return;
+	if (policy_views_init(p, views, NULL) < 0) {
+		scmpc_prog_free(prog);
+		return;
+	}
+	t->programs++;
+	for (size_t a = 0; a < p->narches; a++) {
+		const struct arch_view *v = &views[a];
+		for (size_t i = 0; i < v->nrs; i++) {
+			uint32_t nr = v->rs[i].nr;
+			if ((i && v->rs[i - 1].nr == nr) || !arch_view_has_conds(p, v, nr))
+				continue;
+			struct seccomp_data w;
+			int rc = verify_args_symbolic(p, v, scmpc_prog_insns(prog), scmpc_prog_len(prog),
+						      v->info->audit, nr, &w);
+			t->calls++;
+			t->proven += rc == 1;
+			t->probed += rc == 0;
+			t->refuted += rc == -EPROTO;
+		}
+	}
+	policy_views_fini(p, views, p->narches);
+	scmpc_prog_free(prog);
+}
+
+static void sym_tally_print(const char *what, const struct sym_tally *t)
+{
+	printf("  %-44s %3u programs, %4u argument-checked calls: %4u proven by classes, "
+	       "%u by probes, %u refuted\n", what, t->programs, t->calls, t->proven, t->probed,
+	       t->refuted);
+	csv_row("symbolic", what, "calls", NULL, "scmpc", t->calls);
+	csv_row("symbolic", what, "proven", NULL, "scmpc", t->proven);
+}
+
+/* Every packaged profile (and SCMPC_EXTRA_POLICIES) for the ABIs runtimes
+ * ship on, 64- and 32-bit, both byte orders. */
+static void sym_corpus_run(void)
+{
+	static const enum scmpc_arch abis[] = { SCMPC_ARCH_X86_64, SCMPC_ARCH_AARCH64,
+						SCMPC_ARCH_I386, SCMPC_ARCH_S390X };
+	for (size_t i = 0; testutil_profile_names[i]; i++)
+		for (size_t a = 0; a < ARRAY_SIZE(abis); a++) {
+			scmpc_policy *p = testutil_policy(testutil_profile_names[i], abis[a]);
+			if (p)
+				sym_tally_add(&sym_corpus, p);
+			scmpc_policy_free(p);
+		}
+}
+
 /* ------------------------------------------------------------- families */
 
 static scmpc_policy *family_new(uint32_t def)
@@ -667,6 +733,7 @@ static void family(struct fam_row *row, const char *label, scmpc_policy *p, long
 	for (int c = 0; c < NCOMP; c++)
 		row->ok[c] ? printf(" %8.3f", row->ns[c] / 1e6) : printf(" %8s", "-");
 	chain >= 0 ? printf(" %6ld\n", chain) : printf(" %6s\n", "-");
+	sym_tally_add(&sym_families, p);
 	for (int c = 0; c < NCOMP; c++) {
 		if (!row->ok[c])
 			continue;
@@ -945,6 +1012,11 @@ int main(int argc, char **argv)
 	family(&fams[nfam++], "2000 arg0 == values, 1 call", value_set("ioctl", 2000, false, NULL), -1);
 	family(&fams[nfam++], "3 calls x 19 64-bit values", wide_sets(), -1);
 	family(&fams[nfam++], "VMM-like, 76 rules", vmm(), -1);
+
+	printf("\n== the semantic check of argument-checked calls\n");
+	sym_corpus_run();
+	sym_tally_print("packaged profiles x x86_64/aarch64/i386/s390x", &sym_corpus);
+	sym_tally_print("the families above", &sym_families);
 
 	/* Targets, for scmpc on docker-default. */
 	printf("\n== targets (scmpc, docker-default.json for x86_64)\n");
