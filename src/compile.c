@@ -11,7 +11,7 @@
 #include "split.h"
 
 #define COMPILE_FLAGS (SCMPC_COMPILE_NO_VERIFY | SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SMALLEST | \
-		       COMPILE_NO_SPLIT_HINT)
+		       SCMPC_COMPILE_SHORTEST | COMPILE_NO_SPLIT_HINT)
 
 static uint64_t now_ns(void)
 {
@@ -156,6 +156,9 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 	if (opts.flags & ~COMPILE_FLAGS)
 		return diag_err(d, -EINVAL, NULL, "unknown compile flags %#x",
 				opts.flags & ~COMPILE_FLAGS);
+	if ((opts.flags & SCMPC_COMPILE_SMALLEST) && (opts.flags & SCMPC_COMPILE_SHORTEST))
+		return diag_err(d, -EINVAL, NULL,
+				"SCMPC_COMPILE_SMALLEST and SCMPC_COMPILE_SHORTEST exclude each other");
 	if (!p || !out)
 		return diag_err(d, -EINVAL, NULL, "no policy or no output");
 	*out = NULL;
@@ -195,7 +198,7 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 			err = 0;
 		}
 		free(lo);
-	} else if (err == 0 && !(opts.flags & SCMPC_COMPILE_NAIVE) &&
+	} else if (err == 0 && !(opts.flags & (SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SHORTEST)) &&
 		   ((opts.flags & SCMPC_COMPILE_SMALLEST) ||
 		    (len > calls_named(p, views) && len > chain_layout(p, views)))) {
 		/* Both orders of an equality's halves, the smallest program

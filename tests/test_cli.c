@@ -367,6 +367,8 @@ static void test_usage_errors(void **state)
 		(char *const[]){ "exec", docker, "--stats", "/bin/true", NULL },
 		(char *const[]){ "exec", "--arch", FOREIGN_ABI, docker, "/bin/true", NULL },
 		(char *const[]){ "compile", docker, "--keep-nnp", NULL },
+		(char *const[]){ "compile", docker, "--layout", "fast", NULL },
+		(char *const[]){ "explain", docker, "read", "--layout", "size", NULL },
 		(char *const[]){ "dump", NULL },
 		(char *const[]){ "dump", "abc", NULL },
 		(char *const[]){ "dump", "0", NULL },
@@ -577,6 +579,50 @@ static void test_stats(void **state)
 	expect(&r, 0, NULL, "instructions: ");
 	assert_null(strstr(r.out, "compile time: "));
 	result_free(&r);
+}
+
+/* --layout: 2,000 values of ioctl's first argument laid out for size are
+ * a chain as long as the set, for the path a search of a few dozen
+ * compares in more instructions; by default, no larger than libseccomp's
+ * chain, the former. */
+static unsigned stat_after(const char *out, const char *key)
+{
+	const char *at = strstr(out, key);
+	if (!at)
+		fail_msg("no '%s' in:\n%s", key, out);
+	return (unsigned)strtoul(at + strlen(key), NULL, 10);
+}
+
+static void test_layout(void **state)
+{
+	(void)state;
+	char *path = tmp("values.json");
+	size_t cap = 2000 * 160 + 256, len = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "{\"defaultAction\": \"SCMP_ACT_ERRNO\", "
+				"\"architectures\": [\"SCMP_ARCH_X86_64\"], \"syscalls\": [");
+	for (unsigned i = 0; i < 2000; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"%s{\"names\": [\"ioctl\"], \"action\": \"SCMP_ACT_ALLOW\", "
+					"\"args\": [{\"index\": 0, \"value\": %u, "
+					"\"op\": \"SCMP_CMP_EQ\"}]}", i ? ", " : "", 3 + 3 * i);
+	len += (size_t)snprintf(text + len, cap - len, "]}\n");
+	write_text(path, text);
+	free(text);
+	static char *const how[] = { "size", "path", "default" };
+	unsigned insns[3], worst[3];
+	for (int k = 0; k < 3; k++) {
+		struct result r = RUN("compile", path, "-o", tmp("values.bpf"), "--stats", "-q",
+				      "--arch", "x86_64", "--layout", how[k]);
+		expect(&r, 0, "instructions: ", NULL);
+		insns[k] = stat_after(r.out, "instructions: ");
+		worst[k] = stat_after(r.out, "argument-checked syscalls: ioctl ");
+		result_free(&r);
+	}
+	assert_true(worst[0] >= 2000 && worst[1] < 40 && insns[0] < insns[1]);
+	assert_int_equal(insns[2], insns[0]);
+	assert_int_equal(worst[2], worst[0]);
 }
 
 static void test_explain_docker(void **state)
@@ -2414,6 +2460,7 @@ int main(void)
 		cmocka_unit_test(test_optimize_libseccomp),
 		cmocka_unit_test(test_optimize_refusals),
 		cmocka_unit_test(test_merge_files),
+		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_merge_pid),
 	};
 

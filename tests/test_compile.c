@@ -1386,6 +1386,64 @@ static void test_lean_sets_within_libseccomp(void **state)
 	scmpc_diag_free(d);
 }
 
+/* The caller's choice between size and path, on 2,000 values of one
+ * call's argument.  By default the program is no larger than libseccomp's
+ * level 1 and level 2 (a chain, as theirs are); SCMPC_COMPILE_SHORTEST
+ * keeps the search, about two compares per halving of the 4,001 ranges of
+ * the low word; SCMPC_COMPILE_SMALLEST is no larger than the default.
+ * Both at once, or a flag this version does not know, are refused. */
+static void test_size_or_path(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
+	for (uint64_t i = 0; i < 2000; i++) {
+		struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = 3 + 3 * i };
+		rule(p, d, "ioctl", SCMPC_ACT_ALLOW, &c, 1);
+	}
+	static const unsigned flags[] = { 0, SCMPC_COMPILE_SHORTEST, SCMPC_COMPILE_SMALLEST };
+	scmpc_prog *prog[3];
+	unsigned worst[3] = { 0, 0, 0 };
+	uint32_t ioctl = nr_of(SCMPC_ARCH_X86_64, "ioctl");
+	for (int k = 0; k < 3; k++) {
+		prog[k] = compile(p, d, flags[k]);
+		for (uint64_t v = 0; v < 6010; v++) {
+			for (int hi = 0; hi < 2; hi++) {
+				uint64_t x = v | (uint64_t)hi << 32;
+				bool in = !hi && v >= 3 && v <= 6000 && v % 3 == 0;
+				unsigned st = 0;
+				assert_int_equal(run(prog[k], SCMPC_ARCH_X86_64, ioctl, x, 0, &st),
+						 in ? SCMPC_ACT_ALLOW : SCMPC_ACT_ERRNO(1));
+				worst[k] = st > worst[k] ? st : worst[k];
+			}
+		}
+	}
+	size_t l1, l2, len[3];
+	lsc_sizes(p, &l1, &l2);
+	for (int k = 0; k < 3; k++)
+		len[k] = scmpc_prog_len(prog[k]);
+	print_message("default %zu instructions, worst path %u; shortest %zu, %u; smallest %zu, "
+		      "%u; libseccomp L1 %zu, L2 %zu\n", len[0], worst[0], len[1], worst[1], len[2],
+		      worst[2], l1, l2);
+	assert_true(len[0] <= l1 && len[0] <= l2);
+	assert_true(len[2] <= len[0]);
+	/* arch, nr, x32 edge, the call, the high word: a handful; 4,001
+	 * ranges of the low word: 12 halvings, each at most two compares */
+	assert_true(worst[1] <= 10 + 2 * 12 + 1);
+	assert_true(worst[1] < worst[0]);
+
+	scmpc_prog *none = NULL;
+	SCMPC_OPTS(scmpc_compile_opts, both, .flags = SCMPC_COMPILE_SHORTEST | SCMPC_COMPILE_SMALLEST);
+	assert_int_equal(scmpc_compile(p, &both, &none, d), -EINVAL);
+	SCMPC_OPTS(scmpc_compile_opts, unknown, .flags = 0x100);
+	assert_int_equal(scmpc_compile(p, &unknown, &none, d), -EINVAL);
+	assert_null(none);
+	for (int k = 0; k < 3; k++)
+		scmpc_prog_free(prog[k]);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 /* Where the number search saves more than the argument checks could,
  * nothing is traded: Docker's profile keeps the size and personality's
  * path of the last release (231 instructions, 14 steps, as bench_compare
@@ -1479,6 +1537,7 @@ int main(void)
 		cmocka_unit_test(test_naive_agrees),
 		cmocka_unit_test(test_verifier_catches_mutants),
 		cmocka_unit_test(test_lean_sets_within_libseccomp),
+		cmocka_unit_test(test_size_or_path),
 		cmocka_unit_test(test_lean_is_kept_from_profiles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

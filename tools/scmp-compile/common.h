@@ -53,6 +53,7 @@ enum {
 	F_SPLIT = 1 << 22,
 	F_PID = 1 << 15,
 	F_HOT = 1 << 20,
+	F_LAYOUT = 1 << 23,
 	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
 		   F_BAD_ARCH,
 };
@@ -98,6 +99,7 @@ struct cli {
 	char **cmd_argv;		/* exec: the command, NULL-terminated */
 	unsigned pid;			/* --pid: a live process's stack */
 	const char *hot;		/* compile --hot: the workload file */
+	unsigned layout;		/* compile --layout: SCMPC_COMPILE_SMALLEST/SHORTEST */
 };
 
 /* ---- common.c: messages, numbers, ABIs, the cache */
@@ -170,7 +172,7 @@ void filter_free(struct filter *f);
  * warnings and errors; 0 or -1. */
 int load_policy_text(const struct cli *c, const char *name, const char *text, size_t len,
 		     enum scmpc_arch target, scmpc_policy **out);
-int compile_policy(const char *name, const scmpc_policy *p, scmpc_prog **out);
+int compile_policy(const char *name, const scmpc_policy *p, unsigned flags, scmpc_prog **out);
 /* A .bpf file's bytes as a program, or -1 after printing why not. */
 int load_raw(const char *name, const char *buf, size_t size, struct filter *f);
 /* POLICY or .bpf, told apart by content. */
@@ -193,7 +195,7 @@ struct filter_set {
 void filter_set_free(struct filter_set *s);
 /* HOT: the workload every program is laid out for, or NULL. */
 int compile_policy_split(const char *name, const scmpc_policy *p, bool quiet,
-			 const scmpc_workload *hot, scmpc_prog ***out, size_t *n);
+			 const scmpc_workload *hot, unsigned flags, scmpc_prog ***out, size_t *n);
 /* PATH: a policy, compiled with --split; PREFIX or PREFIX-1.bpf: the
  * files PREFIX-1.bpf, PREFIX-2.bpf, ... up to the first missing one. */
 int load_filter_set(const struct cli *c, const char *path, enum scmpc_arch target,

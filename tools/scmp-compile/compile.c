@@ -121,7 +121,7 @@ static int compile_hot(const struct cli *c, const char *name, const scmpc_policy
 		errorf("%s", strerror(ENOMEM));
 		goto out;
 	}
-	SCMPC_OPTS(scmpc_compile_opts, co, .hot = w);
+	SCMPC_OPTS(scmpc_compile_opts, co, .hot = w, .flags = c->layout);
 	rc = scmpc_compile(p, &co, out, d);
 	if (rc < 0)
 		report_diag(name, d, rc);
@@ -146,7 +146,7 @@ static int compile_split(const struct cli *c, const char *name, const scmpc_poli
 	scmpc_workload *w = c->hot ? read_workload(c) : NULL;
 	if (c->hot && !w)
 		return EXIT_INPUT;
-	int split_rc = compile_policy_split(name, p, c->quiet, w, &progs, &n);
+	int split_rc = compile_policy_split(name, p, c->quiet, w, c->layout, &progs, &n);
 	scmpc_workload_free(w);
 	if (split_rc)
 		return EXIT_INPUT;
@@ -244,7 +244,7 @@ static int run_compile(struct cli *c)
 		status = compile_split(c, name, p);
 		goto out;
 	}
-	if (c->hot ? compile_hot(c, name, p, &prog) : compile_policy(name, p, &prog))
+	if (c->hot ? compile_hot(c, name, p, &prog) : compile_policy(name, p, c->layout, &prog))
 		goto out;
 
 	struct scmpc_format_opts fo;
@@ -276,11 +276,13 @@ out:
 }
 
 const struct command compile_command = {
-	"compile", run_compile, F_OUTPUT | F_FORMAT | F_ARCH | F_POLICY | F_STATS | F_NAME | F_HOT | F_SPLIT,
+	"compile", run_compile,
+	F_OUTPUT | F_FORMAT | F_ARCH | F_POLICY | F_STATS | F_NAME | F_HOT | F_SPLIT | F_LAYOUT,
 	"Usage: " PROG_NAME " compile POLICY [-o FILE] [-f bpf|c|text] [-a ABI] [--stats]\n"
 	"                            [--caps LIST] [--kernel X.Y] [--strict]\n"
 	"                            [--no-enosys] [--restrictive] [--runtime RT]\n"
-	"                            [--bad-arch ACT] [--name NAME] [--hot FILE] [-q]\n"
+	"                            [--bad-arch ACT] [--name NAME] [--hot FILE]\n"
+	"                            [--layout size|path] [-q]\n"
 	"       " PROG_NAME " compile --split POLICY -o PREFIX [POLICY OPTIONS] [--stats]\n",
 	"Parse POLICY (an OCI, Docker or Podman seccomp profile; '-' for standard\n"
 	"input), compile it into classic BPF, check the program against the kernel's\n"

@@ -63,9 +63,9 @@ static void split_pointer(const scmpc_diag *d, int rc)
 		       "PREFIX-2.bpf, ...; 'exec --split' installs them");
 }
 
-int compile_policy(const char *name, const scmpc_policy *p, scmpc_prog **out)
+int compile_policy(const char *name, const scmpc_policy *p, unsigned flags, scmpc_prog **out)
 {
-	struct scmpc_compile_opts o = { .sz = sizeof(o), .flags = 0 };
+	struct scmpc_compile_opts o = { .sz = sizeof(o), .flags = flags };
 	scmpc_diag *d = scmpc_diag_new();
 	int rc;
 
@@ -174,7 +174,7 @@ int load_filter(const struct cli *c, const char *path, enum scmpc_arch target, s
 	if (kind == SCMPC_INPUT_JSON || kind == SCMPC_INPUT_WIDE_TEXT) {
 		rc = load_policy_text(c, f->name, buf, len, target, &f->policy);
 		if (!rc)
-			rc = compile_policy(f->name, f->policy, &f->prog);
+			rc = compile_policy(f->name, f->policy, 0, &f->prog);
 		if (!rc) {
 			f->insns = scmpc_prog_insns(f->prog);
 			f->len = scmpc_prog_len(f->prog);
@@ -225,9 +225,9 @@ void filter_set_free(struct filter_set *s)
 }
 
 int compile_policy_split(const char *name, const scmpc_policy *p, bool quiet,
-			 const scmpc_workload *hot, scmpc_prog ***out, size_t *n)
+			 const scmpc_workload *hot, unsigned flags, scmpc_prog ***out, size_t *n)
 {
-	SCMPC_OPTS(scmpc_split_opts, o, .flags = 0, .hot = hot);
+	SCMPC_OPTS(scmpc_split_opts, o, .flags = flags, .hot = hot);
 	scmpc_diag *d = scmpc_diag_new();
 	int rc;
 
@@ -323,7 +323,7 @@ int load_filter_set(const struct cli *c, const char *path, enum scmpc_arch targe
 	if (kind == SCMPC_INPUT_JSON || kind == SCMPC_INPUT_WIDE_TEXT) {
 		rc = load_policy_text(c, s->name, buf, len, target, &s->policy);
 		if (!rc)
-			rc = compile_policy_split(s->name, s->policy, c->quiet, NULL, &s->progs,
+			rc = compile_policy_split(s->name, s->policy, c->quiet, NULL, 0, &s->progs,
 						  &s->n);
 	} else {
 		/* one .bpf: a set of one */

@@ -49,7 +49,7 @@ int merge_programs(const char *const *names, scmpc_prog *const *progs, size_t n,
 	report_warnings("merge", d, false);
 	/* The compile proves its program against the merged decision, which
 	 * the merge checked against the stack, path by path. */
-	if (compile_policy("merge", *policy, out))
+	if (compile_policy("merge", *policy, 0, out))
 		goto out;
 	rc = 0;
 out:

@@ -236,7 +236,7 @@ static int run_optimize(struct cli *c)
 	report_warnings(f.name, d, c->quiet);
 	/* scmpc_compile() proves its program against the lifted policy, and
 	 * the lift proved that policy against the input. */
-	if (compile_policy(f.name, p, &new))
+	if (compile_policy(f.name, p, 0, &new))
 		goto out;
 	if ((rc = scmpc_prog_new(f.insns, f.len, &old, d)) < 0) {
 		report_diag(f.name, d, rc);

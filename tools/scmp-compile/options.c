@@ -24,6 +24,7 @@ enum {
 	OPT_PID,
 	OPT_HOT,
 	OPT_SPLIT,
+	OPT_LAYOUT,
 };
 
 static const struct option long_opts[] = {
@@ -47,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "hot", required_argument, NULL, OPT_HOT },
 	{ "split", no_argument, NULL, OPT_SPLIT },
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -315,6 +317,10 @@ static const struct {
 	  "      --hot FILE      lay the dispatch out for a workload: system call names\n"
 	  "                      (NAME [COUNT] per line or comma-separated), or the\n"
 	  "                      output of strace -f -c or perf trace -s\n" },
+	{ F_LAYOUT, NULL,
+	  "      --layout HOW    argument checks laid out for 'size' or for the shortest\n"
+	  "                      'path' always; default: for the path unless that makes\n"
+	  "                      the program larger than libseccomp's would be\n" },
 	{ F_NAME, NULL,
 	  "      --name NAME     array name for --format c (default scmpc_filter)\n" },
 	{ F_FLAGS, NULL,
@@ -422,6 +428,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_PID, F_PID, "--pid" },
 		{ OPT_HOT, F_HOT, "--hot" },
 		{ OPT_SPLIT, F_SPLIT, "--split" },
+		{ OPT_LAYOUT, F_LAYOUT, "--layout" },
 	};
 	int opt;
 
@@ -543,6 +550,16 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case OPT_HOT:
 			c->hot = optarg;
+			break;
+		case OPT_LAYOUT:
+			if (!strcmp(optarg, "size"))
+				c->layout = SCMPC_COMPILE_SMALLEST;
+			else if (!strcmp(optarg, "path"))
+				c->layout = SCMPC_COMPILE_SHORTEST;
+			else if (!strcmp(optarg, "default"))
+				c->layout = 0;
+			else
+				return usage_error("invalid layout '%s' (size, path or default)", optarg);
 			break;
 		case OPT_PID: {
 			const char *end;
