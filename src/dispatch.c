@@ -235,8 +235,12 @@ static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct a
 		minus1 = dag_ret(g, limit_hits(top, UINT32_MAX) ? top->action : p->def_action);
 	if (!push_range(g, &rv, UINT32_MAX, UINT32_MAX, minus1, hot_lo))
 		goto out;
-	root = hot_weights(g, &rv, calls, ncalls) ? hot_layout(g, rv.v, rv.n)
-						  : layout_tree(g, rv.v, rv.n, LAYOUT_NUMBERS);
+	/* Laid out for size, the number search too prefers fewer tests to a
+	 * shorter mean path, its worst path still the least. */
+	root = hot_weights(g, &rv, calls, ncalls)
+		       ? hot_layout(g, rv.v, rv.n)
+		       : layout_tree(g, rv.v, rv.n,
+				     mode == LOWER_PATH ? LAYOUT_NUMBERS : LAYOUT_NUMBERS_SIZE);
 out:
 	range_vec_free(&rv);
 	return root;

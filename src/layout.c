@@ -206,6 +206,7 @@ static bool better(const struct dp *dp, int f, uint64_t s, uint32_t z, int bf, u
 		if (f != bf)
 			return f < bf;
 		return s != bs ? s < bs : z < bz;
+	case LAYOUT_NUMBERS_SIZE:
 	case LAYOUT_ARGS:
 		if (f != bf)
 			return f < bf;
@@ -245,6 +246,7 @@ static bool goal_packing(enum layout_goal goal, struct packing *pk)
 	case LAYOUT_NUMBERS:	/* f | s | z */
 		*pk = (struct packing){ S_BITS + 1 + Z_BITS + 1, Z_BITS + 1, 0 };
 		return true;
+	case LAYOUT_NUMBERS_SIZE:
 	case LAYOUT_ARGS:	/* f | z | s */
 		*pk = (struct packing){ S_BITS + 1 + Z_BITS + 1, 0, S_BITS + 1 };
 		return true;
@@ -747,7 +749,7 @@ static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		uint32_t hi = i + 1 < n ? r[i + 1].lo - 1 : UINT32_MAX;
 		int cost = g->nodes[r[i].node].cost;
-		if (goal == LAYOUT_NUMBERS)
+		if (goal == LAYOUT_NUMBERS || goal == LAYOUT_NUMBERS_SIZE)
 			cost = (cost + 1) / 2;
 		it[i] = (struct item){
 			.node = r[i].node,

@@ -19,6 +19,7 @@ struct range {
  * node or NODE_NONE on ENOMEM. */
 enum layout_goal {
 	LAYOUT_NUMBERS,		/* worst path, then mean path, then size */
+	LAYOUT_NUMBERS_SIZE,	/* worst path, then size, then mean path */
 	LAYOUT_ARGS,		/* worst path, then size, then mean path */
 	LAYOUT_ARGS_COMPACT,	/* size first: for programs that do not fit otherwise */
 };
