@@ -501,7 +501,8 @@ SCMPC_API uint64_t scmpc_workload_calls(const scmpc_workload *w, const char *nam
  * libseccomp runs for it (2,000 values on one call: a chain of 2,020
  * instructions, 2,009 deep, where the search is 3,042 instructions and 24
  * deep).  SMALLEST lays them out for size always, SHORTEST for the path
- * always (never both). */
+ * always (never both), unless the program would not fit the kernel's 4096
+ * instructions: that one is laid out for size as well. */
 #define SCMPC_COMPILE_SMALLEST	0x4U
 #define SCMPC_COMPILE_SHORTEST	0x8U
 

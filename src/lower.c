@@ -6,12 +6,14 @@
  * high and its low half, tested in a fixed order (arg0.hi, arg0.lo,
  * arg1.hi, ...).  A 64-bit condition is resolved in two steps: the high
  * half decides it outright (true or false) or leaves a residual test on the
- * low half.  An argument whose 64-bit conditions are all equalities (==,
- * !=, masked ==) is tested low half first instead: each half of an
- * equality is a test of its own, and the high half, nearly always the same
- * for every value (0), then comes last, where the DAG shares it as one tail
- * among all the values and calls that end in it, instead of repeating it
- * in front of each.  At each variable the domain is cut into the intervals on which
+ * low half.  Laid out for size (LOWER_COMPACT_LOFIRST), an argument whose
+ * 64-bit conditions are all equalities (==, !=, masked ==) is tested low
+ * half first instead: each half of an equality is a test of its own, and
+ * the high half, nearly always the same for every value (0), then comes
+ * last, where the DAG shares it as one tail among all the values and calls
+ * that end in it, instead of repeating it in front of each.
+ *
+ * At each variable the domain is cut into the intervals on which
  * every pending condition resolves the same way; each interval's residual
  * problem is lowered recursively and the intervals become a search tree
  * (layout.c).  This one mechanism gives the classic optimisations:
