@@ -50,33 +50,16 @@ static size_t calls_named(const scmpc_policy *p, const struct arch_view *views)
 	return n;
 }
 
+static void count_jump(void *ctx, const struct dag *g, uint32_t id)
+{
+	*(size_t *)ctx += dag_node(g, id)->kind == N_JMP;
+}
+
 /* The conditional jumps reachable from ROOT; SIZE_MAX on ENOMEM. */
 static size_t jumps_of(const struct dag *g, uint32_t root)
 {
-	uint8_t *seen = calloc(g->n, 1);
-	uint32_t *stack = malloc(g->n * sizeof(*stack));
-	size_t sp = 0, n = 0;
-	if (!seen || !stack) {
-		free(seen);
-		free(stack);
-		return SIZE_MAX;
-	}
-	stack[sp++] = root;
-	seen[root] = 1;
-	while (sp) {
-		const struct node *x = dag_node(g, stack[--sp]);
-		n += x->kind == N_JMP;
-		uint32_t kids[2] = { x->kind == N_RET ? NODE_NONE : x->a,
-				     x->kind == N_JMP ? x->b : NODE_NONE };
-		for (int k = 0; k < 2; k++)
-			if (kids[k] != NODE_NONE && !seen[kids[k]]) {
-				seen[kids[k]] = 1;
-				stack[sp++] = kids[k];
-			}
-	}
-	free(seen);
-	free(stack);
-	return n;
+	size_t n = 0;
+	return dag_walk(g, root, count_jump, &n) ? n : SIZE_MAX;
 }
 
 /* The compares of the chain layout; SIZE_MAX when a call's tree cannot

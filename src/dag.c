@@ -37,18 +37,40 @@ static bool node_eq(const struct node *x, const struct node *y)
 	       x->b == y->b;
 }
 
-static bool grow_table(struct dag *g)
+/* Fill the empty open-addressing table T of CAP slots (a power of two)
+ * with entries 0..N-1 as index + 1, each at its hash. */
+static void index_fill(uint32_t *t, size_t cap, size_t n,
+		       uint64_t (*hash)(const struct dag *, size_t), const struct dag *g)
 {
-	size_t cap = g->tcap ? g->tcap * 2 : 1024;
-	uint32_t *t = calloc(cap, sizeof(*t));
-	if (!t)
-		return false;
-	for (size_t i = 0; i < g->n; i++) {
-		size_t h = node_hash(&g->nodes[i]) & (cap - 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t h = hash(g, i) & (cap - 1);
 		while (t[h])
 			h = (h + 1) & (cap - 1);
 		t[h] = (uint32_t)i + 1;
 	}
+}
+
+/* The same in a new table; NULL on ENOMEM. */
+static uint32_t *index_table(size_t cap, size_t n, uint64_t (*hash)(const struct dag *, size_t),
+			     const struct dag *g)
+{
+	uint32_t *t = calloc(cap, sizeof(*t));
+	if (t)
+		index_fill(t, cap, n, hash, g);
+	return t;
+}
+
+static uint64_t node_hash_at(const struct dag *g, size_t i)
+{
+	return node_hash(&g->nodes[i]);
+}
+
+static bool grow_table(struct dag *g)
+{
+	size_t cap = g->tcap ? g->tcap * 2 : 1024;
+	uint32_t *t = index_table(cap, g->n, node_hash_at, g);
+	if (!t)
+		return false;
 	free(g->table);
 	g->table = t;
 	g->tcap = cap;
@@ -73,18 +95,17 @@ static uint64_t memo_hash(const uint32_t *key, size_t nkey)
 	return h;
 }
 
+static uint64_t memo_hash_at(const struct dag *g, size_t i)
+{
+	return g->memo[i].hash;
+}
+
 /* Index every entry into a table of CAP slots (a power of two). */
 static bool memo_index(struct dag *g, size_t cap)
 {
-	uint32_t *t = calloc(cap, sizeof(*t));
+	uint32_t *t = index_table(cap, g->nmemo, memo_hash_at, g);
 	if (!t)
 		return false;
-	for (size_t i = 0; i < g->nmemo; i++) {
-		size_t h = g->memo[i].hash & (cap - 1);
-		while (t[h])
-			h = (h + 1) & (cap - 1);
-		t[h] = (uint32_t)i + 1;
-	}
 	free(g->memo_table);
 	g->memo_table = t;
 	g->memo_tcap = cap;
@@ -165,12 +186,7 @@ bool dag_trial_end(struct dag *g, const struct dag_mark *m)
 	 * without them (the table is sized for more than remain). */
 	g->n = m->n;
 	memset(g->table, 0, g->tcap * sizeof(*g->table));
-	for (size_t i = 0; i < g->n; i++) {
-		size_t h = node_hash(&g->nodes[i]) & (g->tcap - 1);
-		while (g->table[h])
-			h = (h + 1) & (g->tcap - 1);
-		g->table[h] = (uint32_t)i + 1;
-	}
+	index_fill(g->table, g->tcap, g->n, node_hash_at, g);
 	memo_truncate(g, m->n);
 	g->oom = false;
 	return false;
@@ -263,7 +279,8 @@ uint32_t dag_and(struct dag *g, uint32_t k, uint32_t next)
 					.cost = cost_after(g, next) });
 }
 
-size_t dag_reach(const struct dag *g, uint32_t root)
+size_t dag_walk(const struct dag *g, uint32_t root,
+		void (*visit)(void *ctx, const struct dag *g, uint32_t id), void *ctx)
 {
 	uint8_t *seen = calloc(g->n, 1);
 	uint32_t *stack = malloc(g->n * sizeof(*stack));
@@ -273,8 +290,11 @@ size_t dag_reach(const struct dag *g, uint32_t root)
 	stack[sp++] = root;
 	seen[root] = 1;
 	while (sp) {
-		const struct node *n = &g->nodes[stack[--sp]];
+		uint32_t id = stack[--sp];
+		const struct node *n = &g->nodes[id];
 		count++;
+		if (visit)
+			visit(ctx, g, id);
 		uint32_t kids[2] = { n->kind == N_RET ? NODE_NONE : n->a,
 				     n->kind == N_JMP ? n->b : NODE_NONE };
 		for (int k = 0; k < 2; k++)
@@ -287,6 +307,11 @@ out:
 	free(seen);
 	free(stack);
 	return count;
+}
+
+size_t dag_reach(const struct dag *g, uint32_t root)
+{
+	return dag_walk(g, root, NULL, NULL);
 }
 
 int dag_limit_error(const struct dag *g, scmpc_diag *d)

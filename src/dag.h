@@ -142,6 +142,9 @@ uint32_t dag_and(struct dag *g, uint32_t k, uint32_t next);
 /* Distinct nodes reachable from ROOT (the instructions it would emit,
  * before jump trampolines); 0 on ENOMEM. */
 size_t dag_reach(const struct dag *g, uint32_t root);
+/* The same, calling VISIT (if not NULL) once for each of them. */
+size_t dag_walk(const struct dag *g, uint32_t root,
+		void (*visit)(void *ctx, const struct dag *g, uint32_t id), void *ctx);
 
 static inline const struct node *dag_node(const struct dag *g, uint32_t id)
 {

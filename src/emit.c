@@ -299,36 +299,25 @@ out:
 	return err;
 }
 
-/* How many edges enter each node below ROOT, counted up to 2. */
+static void count_entries(void *ctx, const struct dag *g, uint32_t id)
+{
+	uint8_t *in = ctx;
+	const struct node *x = &g->nodes[id];
+	uint32_t kids[2] = { x->kind == N_RET ? NONE : x->a, x->kind == N_JMP ? x->b : NONE };
+	for (int k = 0; k < 2; k++)
+		if (kids[k] != NONE)
+			in[kids[k]] += in[kids[k]] < 2;
+}
+
+/* How many edges enter each node below ROOT, counted up to 2; NULL on
+ * ENOMEM. */
 static uint8_t *entries(const struct dag *g, uint32_t root)
 {
-	uint8_t *in = calloc(g->n, 1), *seen = calloc(g->n, 1);
-	uint32_t *stack = malloc(g->n * sizeof(*stack));
-	size_t sp = 0;
-	if (!in || !seen || !stack) {
+	uint8_t *in = calloc(g->n, 1);
+	if (in && !dag_walk(g, root, count_entries, in)) {
 		free(in);
 		in = NULL;
-		goto out;
 	}
-	stack[sp++] = root;
-	seen[root] = 1;
-	while (sp) {
-		const struct node *x = &g->nodes[stack[--sp]];
-		uint32_t kids[2] = { x->kind == N_RET ? NONE : x->a,
-				     x->kind == N_JMP ? x->b : NONE };
-		for (int k = 0; k < 2; k++) {
-			if (kids[k] == NONE)
-				continue;
-			in[kids[k]] += in[kids[k]] < 2;
-			if (!seen[kids[k]]) {
-				seen[kids[k]] = 1;
-				stack[sp++] = kids[k];
-			}
-		}
-	}
-out:
-	free(seen);
-	free(stack);
 	return in;
 }
 

@@ -226,18 +226,9 @@ static size_t cond_pieces(const struct lcond *c, uint8_t st, struct piece *out)
 	uint32_t k = (uint32_t)(tests_hi(c, st) ? c->value >> 32 : c->value);
 	if (!c->wide || st != ST_PENDING)
 		return cmp_pieces(c->op, k, OUT_TRUE, OUT_FALSE, out);
-	if (c->lofirst) {
-		/* The low half of an equality: a match leaves the high half,
-		 * any other value settles it. */
-		uint8_t ex = c->op == SCMPC_OP_EQ ? OUT_FALSE : OUT_TRUE;
-		size_t n = 0;
-		if (k > 0)
-			out[n++] = (struct piece){ 0, ex };
-		out[n++] = (struct piece){ k, OUT_RESID };
-		if (k < UINT32_MAX)
-			out[n++] = (struct piece){ k + 1, ex };
-		return n;
-	}
+	if (c->lofirst)	/* an equality's low half: a match leaves the high half */
+		return c->op == SCMPC_OP_EQ ? cmp_pieces(c->op, k, OUT_RESID, OUT_FALSE, out)
+					    : cmp_pieces(c->op, k, OUT_TRUE, OUT_RESID, out);
 
 	/* High half of a 64-bit comparison: above/below the constant's high half
 	 * decides; equal leaves the low half, unless that is trivial. */
