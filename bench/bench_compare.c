@@ -596,12 +596,25 @@ static scmpc_policy *value_set(const char *name, unsigned n, bool wide, scmpc_po
 	return p;
 }
 
-/* Three calls, each allowed for 19 full 64-bit values of arg0. */
-static scmpc_policy *wide_sets(void)
+/* Three calls, each allowed for 19 full 64-bit values of arg0: the same
+ * values for all three (what the compiler shares), or values of its own
+ * for each (what it cannot). */
+static scmpc_policy *wide_sets(bool own)
 {
-	scmpc_policy *p = value_set("ioctl", 19, true, NULL);
-	p = value_set("fcntl", 19, true, p);
-	return value_set("prctl", 19, true, p);
+	static const char *const names[] = { "ioctl", "fcntl", "prctl" };
+	scmpc_policy *p = family_new(SCMPC_ACT_ERRNO(1));
+	for (unsigned c = 0; p && c < 3; c++)
+		for (unsigned i = 0; i < 19; i++) {
+			unsigned k = own ? i + 50 * c : i;
+			uint64_t v = (3 + 3ULL * i + (own ? 1000ULL * c : 0)) |
+				     (0x10000001ULL * (k + 1)) << 32;
+			struct scmpc_cond cd = { .arg = 0, .op = SCMPC_OP_EQ, .value = v };
+			if (!add_rule(p, names[c], SCMPC_ACT_ALLOW, &cd, 1)) {
+				scmpc_policy_free(p);
+				return NULL;
+			}
+		}
+	return p;
 }
 
 /* A virtual machine monitor's filter as such programs write them: 76 rules
@@ -1019,7 +1032,8 @@ int main(int argc, char **argv)
 		family(&fams[nfam++], tl[r - 1], tiny(r), 4 + r + 3);
 	}
 	family(&fams[nfam++], "2000 arg0 == values, 1 call", value_set("ioctl", 2000, false, NULL), -1);
-	family(&fams[nfam++], "3 calls x 19 64-bit values", wide_sets(), -1);
+	family(&fams[nfam++], "3 calls x 19 64-bit values", wide_sets(false), -1);
+	family(&fams[nfam++], "same, values of its own each", wide_sets(true), -1);
 	family(&fams[nfam++], "VMM-like, 76 rules", vmm(), -1);
 	/* The rest of the packaged corpus (Docker's and Podman's defaults
 	 * are above), on this host's ABI, as libseccomp compiles it: its

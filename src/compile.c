@@ -33,9 +33,11 @@ static uint64_t now_ns(void)
  * program has lost what justifies it, being smaller than the chain
  * layout: one jeq per call and each call's checks as libseccomp chains
  * them (lsc_tree.c's model of its tree), the program of its level 1.
- * Only its compares are counted, a lower bound (no loads, no returns,
- * no header): a program no larger than that is surely no larger than
- * level 1's, and only those keep their paths without a second look.
+ * Its instructions are counted at the least (lsc_tree_insns(): tests,
+ * masks, and the loads libseccomp cannot avoid; the header's three and
+ * one return; no copies of a return a jump cannot reach, no `ja`, no x32
+ * edges): a program no larger than that is surely no larger than level
+ * 1's, and only those keep their paths without a second look.
  * Docker's profile is a fifth of that and keeps its paths even though
  * one call's checks could be a compare shorter (personality); hundreds of
  * calls with a few values each, thousands of values on one call, or sets
@@ -50,25 +52,12 @@ static size_t calls_named(const scmpc_policy *p, const struct arch_view *views)
 	return n;
 }
 
-static void count_jump(void *ctx, const struct dag *g, uint32_t id)
-{
-	*(size_t *)ctx += dag_node(g, id)->kind == N_JMP;
-}
-
-/* The conditional jumps reachable from ROOT; SIZE_MAX on ENOMEM. */
-static size_t jumps_of(const struct dag *g, uint32_t root)
-{
-	size_t n = 0;
-	return dag_walk(g, root, count_jump, &n) ? n : SIZE_MAX;
-}
-
 /* The compares of the chain layout; SIZE_MAX when a call's tree cannot
  * be had (then the path-first program stands). */
 static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
 {
-	struct dag g;
-	size_t total = 0, *pos = NULL, cap = 0;
-	dag_init(&g);
+	/* ld arch, the arch test, ld nr; the default's return */
+	size_t total = 4, *pos = NULL, cap = 0;
 	for (size_t a = 0; a < p->narches && total != SIZE_MAX; a++) {
 		const struct arch_view *v = &views[a];
 		for (size_t i = 0, j; i < v->nrs && total != SIZE_MAX; i = j) {
@@ -88,19 +77,15 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
 			if (plain)
 				continue;
 			struct lsc_tree *t;
-			uint32_t none = dag_ret(&g, p->def_action), root = NODE_NONE;
-			size_t jumps = SIZE_MAX;
-			if (lsc_tree_build(&t, p, v, pos, n, NULL) == 0) {
-				root = lsc_tree_lower(&g, t, v->info, none);
-				lsc_tree_free(t);
+			if (lsc_tree_build(&t, p, v, pos, n, NULL) < 0) {
+				total = SIZE_MAX;
+				break;
 			}
-			if (root != NODE_NONE && !g.oom)
-				jumps = jumps_of(&g, root);
-			total = jumps == SIZE_MAX ? SIZE_MAX : total + jumps;
+			total += lsc_tree_insns(t);
+			lsc_tree_free(t);
 		}
 	}
 	free(pos);
-	dag_fini(&g);
 	return total;
 }
 

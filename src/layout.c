@@ -691,7 +691,9 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 {
 	if (n < MEMO_MIN || n > SIZE_MAX / 4 / sizeof(uint32_t) - 2)
 		return layout_build(g, r, n, goal);
-	uint32_t *key = malloc((2 + 4 * n) * sizeof(*key)), maxid = 0;
+	uint32_t buf[2 + 4 * 64];
+	uint32_t *key = 2 + 4 * n <= ARRAY_SIZE(buf) ? buf : malloc((2 + 4 * n) * sizeof(*key));
+	uint32_t maxid = 0;
 	if (!key)
 		return layout_build(g, r, n, goal);
 	key[0] = goal;
@@ -712,7 +714,8 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 			dag_memo_put(g, key, 2 + 4 * n, root, root > maxid ? root : maxid,
 				     g->work - work);
 	}
-	free(key);
+	if (key != buf)
+		free(key);
 	return root;
 }
 

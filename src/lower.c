@@ -636,11 +636,13 @@ static uint32_t build_tests(struct lctx *c, const struct lprob *pb, int held)
 #define MEMO_CONDS 32
 
 /* The words that determine what build() makes of PB: everything it reads
- * but the rules' identities.  NULL on ENOMEM. */
-static uint32_t *build_key(const struct lctx *c, const struct lprob *pb, int held, size_t *n)
+ * but the rules' identities; in BUF when its CAP words hold them, else in
+ * memory of their own.  NULL on ENOMEM. */
+static uint32_t *build_key(const struct lctx *c, const struct lprob *pb, int held, uint32_t *buf,
+			   size_t cap, size_t *n)
 {
 	size_t nk = 10 + 2 * pb->nterms + 5 * pb->nconds;
-	uint32_t *k = malloc(nk * sizeof(*k)), *w = k;
+	uint32_t *k = nk <= cap ? buf : malloc(nk * sizeof(*k)), *w = k;
 	if (!k)
 		return NULL;
 	uint32_t lof = 0;
@@ -687,8 +689,10 @@ static uint32_t build(struct lctx *c, const struct lprob *pb, int held)
 	if (!dag_charge(c->g, pb->nterms + pb->nconds + 1))
 		return NODE_NONE;
 	size_t nkey = 0;
-	uint32_t *key = pb->nconds && pb->nconds <= MEMO_CONDS ? build_key(c, pb, held, &nkey)
-							     : NULL;
+	uint32_t buf[256];
+	uint32_t *key = pb->nconds && pb->nconds <= MEMO_CONDS
+				? build_key(c, pb, held, buf, ARRAY_SIZE(buf), &nkey)
+				: NULL;
 	uint32_t node = key ? dag_memo_get(c->g, key, nkey) : NODE_NONE;
 	if (node == NODE_NONE && !c->g->oom) {
 		uint64_t work = c->g->work;
@@ -696,7 +700,8 @@ static uint32_t build(struct lctx *c, const struct lprob *pb, int held)
 		if (key && node != NODE_NONE && !c->g->oom)
 			dag_memo_put(c->g, key, nkey, node, node, c->g->work - work);
 	}
-	free(key);
+	if (key != buf)
+		free(key);
 	return node;
 }
 

@@ -526,6 +526,36 @@ uint32_t lsc_tree_lower(struct dag *g, const struct lsc_tree *t, const struct ar
 	return lower_level(g, t, t->root, ai, none);
 }
 
+/* The level at AT entered with word WORD in A (-1: none known).  A load
+ * precedes a comparison when the one before it on the level (or, for the
+ * first, the parent) compared another word, masked A, or has a level
+ * below that compares another word: that level's failures come back
+ * here with A changed. */
+static size_t level_insns(const struct lsc_tree *t, int32_t at, int word)
+{
+	size_t n = 0;
+	for (int32_t i = level_start(t, at, NULL); i != NONE; i = t->n[i].next) {
+		const struct lt_node *x = &t->n[i];
+		int w = 2 * x->arg + x->hi;
+		n += (w != word) + 1 + (x->mask != UINT32_MAX);
+		word = x->mask != UINT32_MAX ? -1 : w;
+		for (int b = 0; b < 2; b++) {
+			if (x->sub[b] == NONE)
+				continue;
+			n += level_insns(t, x->sub[b], word);
+			const struct lt_node *s = &t->n[level_start(t, x->sub[b], NULL)];
+			if (2 * s->arg + s->hi != w || s->mask != UINT32_MAX)
+				word = -1;
+		}
+	}
+	return n;
+}
+
+size_t lsc_tree_insns(const struct lsc_tree *t)
+{
+	return t->root == NONE ? 0 : level_insns(t, t->root, -1);
+}
+
 /* --------------------------------------------------------- overlap test */
 
 /* The values of one argument that meet a set of conditions, kept as a

@@ -883,10 +883,11 @@ static void test_wide_high_word_shared(void **state)
 										 : SCMPC_ACT_ERRNO(1));
 	scmpc_prog_free(prog);
 
-	/* Three 64-bit masks on a0, each testing both words: laid out for
-	 * size, the low word goes first (the high word's tests then follow
-	 * the low word's outcomes), and the first word's two tests need one
-	 * load when its jset goes before its `and` (libseccomp: 28). */
+	/* Three 64-bit masks on a0, each testing both words: the high word's
+	 * two tests need one load when its jset goes before its `and`
+	 * (libseccomp: 28).  Laid out for size, the low word goes first (the
+	 * high word's tests then follow the low word's outcomes), and its two
+	 * tests need one load the same way. */
 	scmpc_policy_free(p);
 	p = policy(d, SCMPC_ACT_ERRNO(1), SCMPC_ARCH_X86_64);
 	const uint64_t m[] = { 0x00ff0000000000ffULL, 0xf0f0, 0x100000001ULL };
@@ -896,7 +897,10 @@ static void test_wide_high_word_shared(void **state)
 		rule(p, d, "clone", SCMPC_ACT_ALLOW, &c, 1);
 	}
 	prog = compile(p, d, 0);
-	assert_int_equal(loads_of(prog, a0_lo), 1);
+	assert_int_equal(loads_of(prog, a0_hi), 1);
+	scmpc_prog *small = compile(p, d, SCMPC_COMPILE_SMALLEST);
+	assert_int_equal(loads_of(small, a0_lo), 1);
+	assert_true(scmpc_prog_len(small) <= scmpc_prog_len(prog));
 	uint32_t clone = nr_of(SCMPC_ARCH_X86_64, "clone");
 	for (uint64_t lo = 0; lo < 0x200; lo += 0x11) {
 		for (int hb = 0; hb < 8; hb++) {
@@ -907,12 +911,15 @@ static void test_wide_high_word_shared(void **state)
 				any |= (x & m[i]) == (m[i] & 0x0101010101010101ULL);
 			assert_int_equal(run(prog, SCMPC_ARCH_X86_64, clone, x, 0, NULL),
 					 any ? SCMPC_ACT_ALLOW : SCMPC_ACT_ERRNO(1));
+			assert_int_equal(run(small, SCMPC_ARCH_X86_64, clone, x, 0, NULL),
+					 any ? SCMPC_ACT_ALLOW : SCMPC_ACT_ERRNO(1));
 		}
 	}
 	size_t l1, l2;
 	lsc_sizes(p, &l1, &l2);
 	assert_true(scmpc_prog_len(prog) <= l1 && scmpc_prog_len(prog) <= l2);
 	scmpc_prog_free(prog);
+	scmpc_prog_free(small);
 	scmpc_policy_free(p);
 	scmpc_diag_free(d);
 }
