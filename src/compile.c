@@ -33,11 +33,11 @@ static uint64_t now_ns(void)
  * program has lost what justifies it, being smaller than the chain
  * layout: one jeq per call and each call's checks as libseccomp chains
  * them (lsc_tree.c's model of its tree), the program of its level 1.
- * Its instructions are counted at the least (lsc_tree_insns(): tests,
- * masks, and the loads libseccomp cannot avoid; the header's three and
- * one return; no copies of a return a jump cannot reach, no `ja`, no x32
- * edges): a program no larger than that is surely no larger than level
- * 1's, and only those keep their paths without a second look.
+ * Its instructions are counted at the least (struct l1_count: tests,
+ * masks, returns, equal tails once, and the loads libseccomp cannot avoid;
+ * no copies of a return a jump cannot reach, no `ja`, no x32 edges): a
+ * program no larger than that is surely no larger than level 1's, and
+ * only those keep their paths without a second look.
  * Docker's profile is a fifth of that and keeps its paths even though
  * one call's checks could be a compare shorter (personality); hundreds of
  * calls with a few values each, thousands of values on one call, or sets
@@ -54,38 +54,119 @@ static size_t calls_named(const scmpc_policy *p, const struct arch_view *views)
 
 /* The compares of the chain layout; SIZE_MAX when a call's tree cannot
  * be had (then the path-first program stands). */
-static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
+/* The instructions libseccomp must spend on the DAG of its layout, with a
+ * load before every test as lsc_tree_lower() makes them: tests, masks and
+ * returns, each once (it merges equal blocks, no more), and a load only
+ * where some path arrives with another word in A (a test of that word
+ * skips it, libseccomp's own shortcut). */
+struct l1_count {
+	int64_t *word;		/* per test: the word it tests; -1 masked or mixed */
+	uint8_t *need;		/* per load: some path arrives without its word */
+	size_t n;
+};
+
+static void l1_words(void *ctx, const struct dag *g, uint32_t id)
 {
-	/* ld arch, the arch test, ld nr; the default's return */
-	size_t total = 4, *pos = NULL, cap = 0;
-	for (size_t a = 0; a < p->narches && total != SIZE_MAX; a++) {
-		const struct arch_view *v = &views[a];
-		for (size_t i = 0, j; i < v->nrs && total != SIZE_MAX; i = j) {
-			size_t n = 0;
-			bool plain = false;
-			for (j = i; j < v->nrs && v->rs[j].nr == v->rs[i].nr; j++) {
-				plain |= view_rule(p, v, j)->nconds == 0;
-				if (!array_reserve(&pos, &cap, n, sizeof(*pos), 16)) {
-					total = SIZE_MAX;
-					break;
-				}
-				pos[n++] = j;
-			}
-			if (total == SIZE_MAX)
-				break;
-			total += 1;	/* the call's jeq */
-			if (plain)
-				continue;
-			struct lsc_tree *t;
-			if (lsc_tree_build(&t, p, v, pos, n, NULL) < 0) {
-				total = SIZE_MAX;
-				break;
-			}
-			total += lsc_tree_insns(t);
+	struct l1_count *c = ctx;
+	const struct node *x = dag_node(g, id);
+	if (x->kind != N_LD)
+		return;
+	uint32_t t = x->a;
+	int64_t w = x->k;
+	if (dag_node(g, t)->kind == N_AND) {
+		t = dag_node(g, t)->a;
+		w = -1;
+	}
+	if (dag_node(g, t)->kind == N_JMP)
+		c->word[t] = c->word[t] == INT64_MIN || c->word[t] == w ? w : -1;
+}
+
+static void l1_loads(void *ctx, const struct dag *g, uint32_t id)
+{
+	struct l1_count *c = ctx;
+	const struct node *x = dag_node(g, id);
+	if (x->kind != N_JMP)
+		return;
+	for (int b = 0; b < 2; b++) {
+		const struct node *y = dag_node(g, b ? x->b : x->a);
+		if (y->kind == N_LD && c->word[id] != (int64_t)y->k)
+			c->need[b ? x->b : x->a] = 1;
+	}
+}
+
+static void l1_sum(void *ctx, const struct dag *g, uint32_t id)
+{
+	struct l1_count *c = ctx;
+	c->n += dag_node(g, id)->kind != N_LD || c->need[id];
+}
+
+/* V's calls put in front of CHAIN as libseccomp chains them, each its jeq
+ * and its rules' tree; false on ENOMEM. */
+static bool chain_calls(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+			uint32_t *chain, size_t **pos, size_t *cap)
+{
+	for (size_t i = 0, j; i < v->nrs; i = j) {
+		size_t n = 0;
+		const struct rule *plain = NULL;
+		for (j = i; j < v->nrs && v->rs[j].nr == v->rs[i].nr; j++) {
+			const struct rule *r = view_rule(p, v, j);
+			if (!plain && r->nconds == 0)
+				plain = r;
+			if (!array_reserve(pos, cap, n, sizeof(**pos), 16))
+				return false;
+			(*pos)[n++] = j;
+		}
+		struct lsc_tree *t;
+		uint32_t call = NODE_NONE;
+		if (plain) {
+			call = dag_ret(g, plain->action);
+		} else if (lsc_tree_build(&t, p, v, *pos, n, NULL) == 0) {
+			call = lsc_tree_lower(g, t, v->info, dag_ret(g, p->def_action));
 			lsc_tree_free(t);
 		}
+		if ((*chain = dag_jmp(g, BPF_JEQ, v->rs[i].nr, call, *chain)) == NODE_NONE)
+			return false;
 	}
+	return true;
+}
+
+static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
+{
+	struct dag g;
+	size_t *pos = NULL, cap = 0, total = SIZE_MAX;
+	bool bad = false;
+	dag_init(&g);
+	uint32_t root = dag_ret(&g, p->badarch_action);
+	for (size_t a = p->narches; a-- > 0 && !bad;) {
+		/* ABIs of one AUDIT_ARCH value (x86_64 and x32) share a section:
+		 * the last of them builds it, over all of their calls. */
+		bool later = false;
+		for (size_t b = a + 1; b < p->narches; b++)
+			later |= views[b].info->audit == views[a].info->audit;
+		if (later)
+			continue;
+		uint32_t chain = dag_ret(&g, p->def_action);
+		for (size_t s = 0; s <= a && !bad; s++)
+			if (views[s].info->audit == views[a].info->audit)
+				bad = !chain_calls(&g, p, &views[s], &chain, &pos, &cap);
+		uint32_t sec = bad ? NODE_NONE : dag_ld(&g, offsetof(struct seccomp_data, nr), chain);
+		root = dag_jmp(&g, BPF_JEQ, views[a].info->audit, sec, root);
+		bad |= root == NODE_NONE;
+	}
+	root = bad ? NODE_NONE : dag_ld(&g, offsetof(struct seccomp_data, arch), root);
+	struct l1_count c = { .word = malloc(g.n * sizeof(*c.word)), .need = calloc(g.n, 1) };
+	if (root != NODE_NONE && c.word && c.need) {
+		for (size_t k = 0; k < g.n; k++)
+			c.word[k] = INT64_MIN;
+		c.need[root] = 1;
+		if (dag_walk(&g, root, l1_words, &c) && dag_walk(&g, root, l1_loads, &c) &&
+		    dag_walk(&g, root, l1_sum, &c))
+			total = c.n;
+	}
+	free(c.word);
+	free(c.need);
 	free(pos);
+	dag_fini(&g);
 	return total;
 }
 

@@ -765,10 +765,13 @@ static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
 	}
 
 	/* Runs of cold ranges become one subtree each before the real search,
-	 * which keeps the exact search small. */
+	 * which keeps the exact search small; laid out for size, a search
+	 * that small takes them as they are, where a jeq chain can pick a
+	 * cold value out along with the hot ones (an x32 call next to its
+	 * x86_64 twin). */
 	size_t m = n;
 	uint32_t made = 0;
-	for (size_t i = 0; i < m; i++) {
+	for (size_t i = 0; i < m && !(goal == LAYOUT_NUMBERS_SIZE && n <= DP_MAX); i++) {
 		if (it[i].key >= 0)
 			continue;
 		size_t j = i;

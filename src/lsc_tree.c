@@ -503,16 +503,24 @@ static uint32_t lower_level(struct dag *g, const struct lsc_tree *t, int32_t at,
 	uint32_t next = cont;
 	for (size_t k = n; k-- > 0 && next != NODE_NONE;) {
 		const struct lt_node *x = &t->n[lvl[k]];
-		uint32_t to[2];
-		for (int b = 0; b < 2; b++)
+		uint32_t off = arch_arg_offset(ai, x->arg, x->hi), to[2];
+		for (int b = 0; b < 2; b++) {
 			to[b] = x->sub[b] != NONE ? lower_level(g, t, x->sub[b], ai, next)
 				: x->has[b]	  ? dag_ret(g, x->act[b])
 						  : next;
+			/* An unmasked comparison leaves its word in A: what comes
+			 * next on the same word needs no load (libseccomp's
+			 * programs skip it too); a level below falls back to
+			 * NEXT with its own word in A, so NEXT keeps its load. */
+			const struct node *y = to[b] != NODE_NONE ? dag_node(g, to[b]) : NULL;
+			if (y && x->mask == UINT32_MAX && y->kind == N_LD && y->k == off)
+				to[b] = y->a;
+		}
 		uint8_t op = x->cmp == CMP_GT ? BPF_JGT : x->cmp == CMP_GE ? BPF_JGE : BPF_JEQ;
 		uint32_t test = dag_jmp(g, op, x->datum, to[1], to[0]);
 		if (x->mask != UINT32_MAX)
 			test = dag_and(g, x->mask, test);
-		next = dag_ld(g, arch_arg_offset(ai, x->arg, x->hi), test);
+		next = dag_ld(g, off, test);
 	}
 	free(lvl);
 	return next;
@@ -524,36 +532,6 @@ uint32_t lsc_tree_lower(struct dag *g, const struct lsc_tree *t, const struct ar
 	if (t->root == NONE)
 		return none;
 	return lower_level(g, t, t->root, ai, none);
-}
-
-/* The level at AT entered with word WORD in A (-1: none known).  A load
- * precedes a comparison when the one before it on the level (or, for the
- * first, the parent) compared another word, masked A, or has a level
- * below that compares another word: that level's failures come back
- * here with A changed. */
-static size_t level_insns(const struct lsc_tree *t, int32_t at, int word)
-{
-	size_t n = 0;
-	for (int32_t i = level_start(t, at, NULL); i != NONE; i = t->n[i].next) {
-		const struct lt_node *x = &t->n[i];
-		int w = 2 * x->arg + x->hi;
-		n += (w != word) + 1 + (x->mask != UINT32_MAX);
-		word = x->mask != UINT32_MAX ? -1 : w;
-		for (int b = 0; b < 2; b++) {
-			if (x->sub[b] == NONE)
-				continue;
-			n += level_insns(t, x->sub[b], word);
-			const struct lt_node *s = &t->n[level_start(t, x->sub[b], NULL)];
-			if (2 * s->arg + s->hi != w || s->mask != UINT32_MAX)
-				word = -1;
-		}
-	}
-	return n;
-}
-
-size_t lsc_tree_insns(const struct lsc_tree *t)
-{
-	return t->root == NONE ? 0 : level_insns(t, t->root, -1);
 }
 
 /* --------------------------------------------------------- overlap test */

@@ -34,11 +34,6 @@ bool lsc_tree_eval(const struct lsc_tree *t, const struct seccomp_data *sd, uint
 uint32_t lsc_tree_lower(struct dag *g, const struct lsc_tree *t, const struct arch_info *ai,
 			uint32_t none);
 
-/* The instructions libseccomp's program spends on the tree at the least:
- * its comparisons and masks, and a load wherever the accumulator may hold
- * another word (returns, shared across calls, not counted). */
-size_t lsc_tree_insns(const struct lsc_tree *t);
-
 /* Whether some argument vector can meet both rules (on an ABI that
  * compares low words only when COMPAT32).  False only when one argument's
  * conditions provably exclude each other. */

@@ -1334,6 +1334,7 @@ static void test_random(void **state)
 
 	unsigned long failed = 0, probes = 0, compared[NPROG] = { 0 }, why_total[NWHY] = { 0 };
 	unsigned lsc_policies = 0, failing[20], large = 0, large_lsc = 0, smaller = 0;
+	unsigned over_l1 = 0, over_l2 = 0, same_meaning = 0;
 	size_t largest = 0;
 	for (unsigned i = 0; i < count; i++) {
 		if (only >= 0 && i != (unsigned long)only)
@@ -1354,6 +1355,12 @@ static void test_random(void **state)
 			lsc_policies += t.have[P_LSC1];
 			large_lsc += p->nrules >= 100 && t.have[P_LSC1];
 			smaller += t.len[P_SMALL] < t.len[P_OPT];
+			bool alike = t.have[P_LSC1] && t.have[P_LSC2];
+			for (int w = 0; w < NWHY && alike; w++)
+				alike = w == W_EQUAL || (!t.count[P_LSC1][w] && !t.count[P_LSC2][w]);
+			same_meaning += alike;
+			over_l1 += alike && t.len[P_OPT] > t.len[P_LSC1];
+			over_l2 += alike && t.len[P_OPT] > t.len[P_LSC2];
 			for (int k = 0; k < NPROG; k++)
 				compared[k] += t.count[k][W_EQUAL] + t.count[k][W_UNKNOWN] +
 					       t.count[k][W_UNNAMED];
@@ -1377,6 +1384,9 @@ static void test_random(void **state)
 	for (int k = 0; k < NPROG; k++)
 		fprintf(stderr, "  %-14s %lu decisions compared\n", prog_name[k], compared[k]);
 	fprintf(stderr, "  scmpc-smallest smaller than scmpc on %u policies\n", smaller);
+	fprintf(stderr, "  scmpc larger than libseccomp L1 on %u, than L2 on %u of the %u policies "
+		"both compile with one meaning (no allowed difference on any probe)\n", over_l1,
+		over_l2, same_meaning);
 	fprintf(stderr, "  libseccomp-L2 on calls decided by libseccomp's tree (LIBSECCOMP merge): "
 		"%lu compared\n", tree_compared);
 	fprintf(stderr, "  libseccomp-L2 by kind:");
