@@ -26,7 +26,10 @@
  * is the constant 0, the high half a 32-bit condition sees. */
 #define SYM_WORDS 13
 #define SYM_ZERO 12
-#define SYM_BUDGET 4000000	/* steps per call before the probes take over */
+/* Steps per call before the probes take over: a class walked, or a rule
+ * judged on one (a call's hundreds of mask rules over classes their bits
+ * keep splitting would otherwise take minutes). */
+#define SYM_BUDGET 2500000
 #define SYM_DEPTH 64	/* nested splits: bounds the stack */
 
 struct wset {
@@ -361,6 +364,7 @@ static void policy_class(struct sym *s, struct wset *c, uint32_t ret, unsigned d
 	const struct arch_view *v = s->v;
 	size_t best = SIZE_MAX, open = SIZE_MAX;
 	struct split_at sp = { 0 };
+	s->steps += s->nother;
 	for (size_t i = 0; i < s->nother; i++)
 		judge(s, c, s->other[i], &best, &open, &sp);
 	for (uint8_t slot = 0; slot < 12; slot++) {
@@ -379,8 +383,10 @@ static void policy_class(struct sym *s, struct wset *c, uint32_t ret, unsigned d
 			else
 				b = m;
 		}
-		for (; a < s->nkeys && s->keys[a].slot == slot && s->keys[a].value <= xhi; a++)
+		for (; a < s->nkeys && s->keys[a].slot == slot && s->keys[a].value <= xhi; a++) {
+			s->steps++;
 			judge(s, c, s->keys[a].pos, &best, &open, &sp);
+		}
 	}
 	if (open != SIZE_MAX && (best == SIZE_MAX ||
 				 scmpc_action_cmp(view_rule(p, v, open)->action,
