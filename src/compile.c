@@ -10,8 +10,17 @@
 #include "lsc_tree.h"
 #include "split.h"
 
-#define COMPILE_FLAGS (SCMPC_COMPILE_NO_VERIFY | SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SMALLEST | \
-		       SCMPC_COMPILE_SHORTEST | COMPILE_NO_SPLIT_HINT)
+int compile_flags_check(unsigned flags, unsigned extra, scmpc_diag *d)
+{
+	const unsigned known = SCMPC_COMPILE_NO_VERIFY | SCMPC_COMPILE_NAIVE |
+			       SCMPC_COMPILE_SMALLEST | SCMPC_COMPILE_SHORTEST | extra;
+	if (flags & ~known)
+		return diag_err(d, -EINVAL, NULL, "unknown compile flags %#x", flags & ~known);
+	if ((flags & SCMPC_COMPILE_SMALLEST) && (flags & SCMPC_COMPILE_SHORTEST))
+		return diag_err(d, -EINVAL, NULL,
+				"SCMPC_COMPILE_SMALLEST and SCMPC_COMPILE_SHORTEST exclude each other");
+	return 0;
+}
 
 static uint64_t now_ns(void)
 {
@@ -189,6 +198,25 @@ static int lower_emit(const scmpc_policy *p, struct arch_view *views,
 	return err;
 }
 
+/* The program MODE lays P out as, in place of *INSNS when there is none
+ * (*ERR < 0) or it is smaller; a lowering that fails leaves what there is
+ * and says nothing. */
+static void try_smaller(const scmpc_policy *p, struct arch_view *views,
+			const struct scmpc_compile_opts *o, enum lower_mode mode,
+			struct sock_filter **insns, size_t *len, int *err)
+{
+	struct sock_filter *t = NULL;
+	size_t n = 0;
+	if (lower_emit(p, views, o, mode, &t, &n, NULL, NULL) == 0 && (*err < 0 || n < *len)) {
+		free(*insns);
+		*insns = t;
+		*len = n;
+		*err = 0;
+		t = NULL;
+	}
+	free(t);
+}
+
 SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_opts *o,
 			    scmpc_prog **out, scmpc_diag *d)
 {
@@ -202,12 +230,8 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 	if ((err = OPTS_VALID(o, scmpc_compile_opts, sz, d)) < 0)
 		return err;
 	OPTS_COPY(opts, o);
-	if (opts.flags & ~COMPILE_FLAGS)
-		return diag_err(d, -EINVAL, NULL, "unknown compile flags %#x",
-				opts.flags & ~COMPILE_FLAGS);
-	if ((opts.flags & SCMPC_COMPILE_SMALLEST) && (opts.flags & SCMPC_COMPILE_SHORTEST))
-		return diag_err(d, -EINVAL, NULL,
-				"SCMPC_COMPILE_SMALLEST and SCMPC_COMPILE_SHORTEST exclude each other");
+	if ((err = compile_flags_check(opts.flags, COMPILE_NO_SPLIT_HINT, d)) < 0)
+		return err;
 	if (!p || !out)
 		return diag_err(d, -EINVAL, NULL, "no policy or no output");
 	*out = NULL;
@@ -236,36 +260,16 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 		/* The other order of an equality's halves may be smaller, or fit
 		 * where this one does not; if neither fits, the message stays
 		 * the first order's. */
-		struct sock_filter *lo = NULL;
-		size_t lo_len = 0;
-		if (sized && lower_emit(p, views, &opts, LOWER_COMPACT_LOFIRST, &lo, &lo_len, NULL,
-					NULL) == 0 && (err < 0 || lo_len < len)) {
-			free(insns);
-			insns = lo;
-			len = lo_len;
-			lo = NULL;
-			err = 0;
-		}
-		free(lo);
+		if (sized)
+			try_smaller(p, views, &opts, LOWER_COMPACT_LOFIRST, &insns, &len, &err);
 	} else if (err == 0 && !(opts.flags & (SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SHORTEST)) &&
 		   ((opts.flags & SCMPC_COMPILE_SMALLEST) ||
 		    (len > calls_named(p, views) && len > chain_layout(p, views)))) {
 		/* Both orders of an equality's halves, the smallest program
 		 * kept (the earlier on a tie).  Failing, a lowering leaves what
 		 * there is, so it says nothing. */
-		static const enum lower_mode lean_modes[] = { LOWER_COMPACT, LOWER_COMPACT_LOFIRST };
-		for (size_t k = 0; k < ARRAY_SIZE(lean_modes); k++) {
-			struct sock_filter *lean = NULL;
-			size_t lean_len = 0;
-			if (lower_emit(p, views, &opts, lean_modes[k], &lean, &lean_len, NULL, NULL) == 0 &&
-			    lean_len < len) {
-				free(insns);
-				insns = lean;
-				len = lean_len;
-				lean = NULL;
-			}
-			free(lean);
-		}
+		try_smaller(p, views, &opts, LOWER_COMPACT, &insns, &len, &err);
+		try_smaller(p, views, &opts, LOWER_COMPACT_LOFIRST, &insns, &len, &err);
 	}
 	if (err < 0) {
 		/* Past 4096 instructions: say whether a stack of programs would do.

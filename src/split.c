@@ -629,10 +629,8 @@ SCMPC_API int scmpc_compile_split(const scmpc_policy *p, const struct scmpc_spli
 	if (!p || !out)
 		return diag_err(d, -EINVAL, NULL, "no policy or no output");
 	*out = NULL;
-	const unsigned known = SCMPC_COMPILE_NO_VERIFY | SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SMALLEST |
-			       SCMPC_COMPILE_SHORTEST;
-	if (opts.flags & ~known)
-		return diag_err(d, -EINVAL, NULL, "unknown compile flags 0x%x", opts.flags & ~known);
+	if ((rc = compile_flags_check(opts.flags, 0, d)) < 0)
+		return rc;
 	if (opts.max_insns > SPLIT_MAX_INSNS)
 		return diag_err(d, -EINVAL, NULL, "max_insns %u is above the kernel's %u",
 				opts.max_insns, SPLIT_MAX_INSNS);

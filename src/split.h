@@ -10,6 +10,10 @@
  * hint there would search again from inside the search. */
 #define COMPILE_NO_SPLIT_HINT 0x80000000U
 
+/* Refuse SCMPC_COMPILE_* flags this version does not know (but EXTRA) or
+ * that exclude each other; 0 or -EINVAL with the message in D. */
+int compile_flags_check(unsigned flags, unsigned extra, scmpc_diag *d);
+
 /* How many programs of at most 4096 instructions scmpc_compile_split()
  * would make of P (the pieces compiled but not verified), or 0 when no
  * split fits: a group of rules alone is too big, or P needs no split. */

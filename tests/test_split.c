@@ -596,6 +596,10 @@ static void test_bad_opts(void **state)
 	assert_int_equal(scmpc_policy_add_arch(p, ARCH, NULL), 0);
 	SCMPC_OPTS(scmpc_split_opts, o, .max_insns = 5000);
 	assert_int_equal(scmpc_compile_split(p, &o, &progs, d), -EINVAL);
+	SCMPC_OPTS(scmpc_split_opts, both,
+		   .flags = SCMPC_COMPILE_SMALLEST | SCMPC_COMPILE_SHORTEST);
+	assert_int_equal(scmpc_compile_split(p, &both, &progs, d), -EINVAL);
+	assert_non_null(strstr(scmpc_diag_message(d), "exclude each other"));
 	struct { struct scmpc_split_opts o; uint64_t extra; } big;
 	memset(&big, 0, sizeof(big));
 	big.o.sz = sizeof(big);
