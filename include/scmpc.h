@@ -270,6 +270,17 @@ struct scmpc_cond {
 	unsigned flags;		/* SCMPC_COND_* */
 };
 
+/* Whether NAME, a socket or SysV IPC call, also reaches the kernel on A
+ * through socketcall(2) or ipc(2): 1 with *MUX_NR the multiplexer's number
+ * and *TEST the test of its first argument that selects NAME, on the bits
+ * the kernel reads (ipc: the low 16, its version above them ignored;
+ * socketcall: the low 32, an int); 0 when it does not (no such
+ * multiplexer on A, or not one of its calls); -EINVAL for an unknown ABI
+ * or a NULL argument.  Every rule scmpc compiles for such a call holds for
+ * this test too, whatever the merge. */
+SCMPC_API int scmpc_syscall_multiplexer(enum scmpc_arch a, const char *name, uint32_t *mux_nr,
+					struct scmpc_cond *test);
+
 typedef struct scmpc_policy scmpc_policy;
 
 /* NULL when DEFAULT_ACTION is not valid (scmpc_action_valid()) or without
@@ -345,9 +356,13 @@ SCMPC_API int scmpc_policy_set_limit(scmpc_policy *p, enum scmpc_arch a, uint32_
  * for the POLICY_MAX threshold) and a rule whose conditions are all zero-
  * mask MASKED_EQ is unconditional.  On 32-bit ABIs libseccomp keeps the low
  * word of each constant (a MASKED_EQ whose mask has no low bits goes), and
- * copies a socket or IPC rule onto socketcall/ipc with argument 0 == the
- * call's number in place of its argument-0 conditions, keeping the others.
- * The JSON front end selects it unless told otherwise. */
+ * copies a socket or IPC rule onto socketcall/ipc with a test of argument
+ * 0 for the call's number in place of its argument-0 conditions, keeping
+ * the others.  That test reads what the kernel reads (ipc: the low 16 bits;
+ * socketcall: the low 32), where libseccomp compares the whole argument and
+ * lets ipc(SEMOP | 1 << 16) past a rule on semop: the one place this merge
+ * departs from libseccomp on purpose.  The JSON front end selects it
+ * unless told otherwise. */
 enum scmpc_merge {
 	SCMPC_MERGE_RESTRICTIVE = 0,
 	SCMPC_MERGE_LIBSECCOMP = 1,

@@ -379,6 +379,38 @@ int arch_subcall(const char *name, enum arch_mux *m, uint32_t *call)
 	return -ENOENT;
 }
 
+/* The kernel reads ipc(2)'s first argument as an unsigned int whose low
+ * 16 bits are the call and whose high 16 a version (ipc/syscall.c:
+ * "version = call >> 16; call &= 0xffff"; glibc passes version bits for
+ * some calls), and socketcall(2)'s as an int (net/socket.c).  So the
+ * filter's test of a sub-call reads what the kernel reads: the low 16 bits
+ * for ipc, the low 32 for socketcall.  Comparing the whole register, as
+ * libseccomp does, lets ipc(SEMOP | 1 << 16) past a rule on semop, and on
+ * 64-bit ABIs socketcall(SYS_SOCKET | 1 << 32) past a rule on socket. */
+struct scmpc_cond arch_subcall_test(enum arch_mux m, uint32_t call)
+{
+	if (m == MUX_IPC)
+		return (struct scmpc_cond){ .arg = 0, .op = SCMPC_OP_MASKED_EQ, .value = 0xffff,
+					    .value2 = call & 0xffff, .flags = SCMPC_COND_32BIT };
+	return (struct scmpc_cond){ .arg = 0, .op = SCMPC_OP_EQ, .value = call,
+				    .flags = SCMPC_COND_32BIT };
+}
+
+SCMPC_API int scmpc_syscall_multiplexer(enum scmpc_arch a, const char *name, uint32_t *mux_nr,
+					struct scmpc_cond *test)
+{
+	const struct arch_info *i = arch_info(a);
+	enum arch_mux m;
+	uint32_t call, nr;
+	if (!i || !name || !mux_nr || !test)
+		return -EINVAL;
+	if (arch_subcall(name, &m, &call) < 0 || arch_multiplexer(i, m, &nr) < 0)
+		return 0;
+	*mux_nr = nr;
+	*test = arch_subcall_test(m, call);
+	return 1;
+}
+
 uint32_t arch_arg_offset(const struct arch_info *i, unsigned arg, bool high)
 {
 	/* args[] are u64 in the ABI's byte order: on a big-endian ABI the

@@ -159,6 +159,9 @@ int arch_multiplexer(const struct arch_info *i, enum arch_mux m, uint32_t *nr);
 /* The multiplexer and call number (its first argument) that reach NAME,
  * or -ENOENT when NAME is not a multiplexed call. */
 int arch_subcall(const char *name, enum arch_mux *m, uint32_t *call);
+/* The test of the multiplexer's first argument that reaches sub-call CALL,
+ * on the bits the kernel reads (ipc: the low 16; socketcall: the low 32). */
+struct scmpc_cond arch_subcall_test(enum arch_mux m, uint32_t call);
 
 /* ---- policy.c: the IR */
 struct rule {

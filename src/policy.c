@@ -542,21 +542,6 @@ static int64_t truncate_rule(struct arch_view *v, const struct rule *src, uint32
 	return idx;
 }
 
-/* The test of the multiplexer's first argument that reaches sub-call CALL.
- * libseccomp (LIBSECCOMP merge) compares the whole argument with CALL; the
- * kernel looks at an int, and ipc(2) at its low 16 bits only (the high ones
- * carry a version), so the restrictive merge tests what the kernel reads. */
-static struct scmpc_cond mux_cond(const scmpc_policy *p, enum arch_mux m, uint32_t call)
-{
-	if (p->merge == SCMPC_MERGE_LIBSECCOMP)
-		return (struct scmpc_cond){ .arg = 0, .op = SCMPC_OP_EQ, .value = call };
-	if (m == MUX_IPC)
-		return (struct scmpc_cond){ .arg = 0, .op = SCMPC_OP_MASKED_EQ, .value = 0xffff,
-					    .value2 = call, .flags = SCMPC_COND_32BIT };
-	return (struct scmpc_cond){ .arg = 0, .op = SCMPC_OP_EQ, .value = call,
-				    .flags = SCMPC_COND_32BIT };
-}
-
 static const char *mux_name(enum arch_mux m)
 {
 	return m == MUX_IPC ? "ipc" : "socketcall";
@@ -573,10 +558,14 @@ static const char *rule_call(const struct arch_view *v, const struct rule *r)
  * ipc(2) on the ABIs that have them (i386, s390, ppc, mips o32, ...), with
  * the call's number as the first argument and its arguments behind a
  * pointer the filter cannot read.  A rule on the call must hold there too,
- * or socketcall(SYS_SOCKET, ...) slips past a deny on socket.
+ * or socketcall(SYS_SOCKET, ...) slips past a deny on socket.  In every
+ * merge the call test reads what the kernel reads (arch_subcall_test()).
  *  - LIBSECCOMP merge, as libseccomp adds it: a copy of each rule on the
  *    multiplexer, its argument-0 conditions replaced by the call test, the
- *    others kept as they are.
+ *    others kept as they are.  libseccomp's own test compares the whole
+ *    argument, which a version in ipc's high bits (or, on 64-bit ABIs,
+ *    anything in socketcall's high word) slips past: the one place this
+ *    merge departs from libseccomp on purpose.
  *  - RESTRICTIVE: an unconditional rule is copied with the call test; for a
  *    call with conditional rules, which cannot be enforced through the
  *    pointer, the multiplexed call gets the most restrictive action the
@@ -592,7 +581,7 @@ static int add_multiplexed(const scmpc_policy *p, struct arch_view *v, size_t *c
 		const char *name = rule_call(v, r);
 		if (arch_subcall(name, &m, &call) < 0 || arch_multiplexer(v->info, m, &mux) < 0)
 			continue;
-		struct scmpc_cond test = mux_cond(p, m, call);
+		struct scmpc_cond test = arch_subcall_test(m, call);
 		if (p->merge == SCMPC_MERGE_LIBSECCOMP) {
 			int64_t idx = own_rule(v, r, rules[i], 1);
 			if (idx < 0)

@@ -30,7 +30,12 @@
  *     pfc_eval(); the reader must agree with libseccomp's programs on 99%
  *     of all probes, or it excuses nothing) while compat follows the PFC;
  *     or an order-dependent difference on a call where one of those was
- *     shown.  Every other difference fails the test.  The first
+ *     shown.  One difference is scmpc's on purpose: socketcall(2) and
+ *     ipc(2) with bits in argument 0 that the kernel does not read as the
+ *     call (ipc's version above the low 16 bits), where the compatible
+ *     library tests the sub-call as the kernel decodes it and libseccomp
+ *     compares the whole argument; each such difference must be what the
+ *     semantics give under each reading.  Every other difference fails.  The first
  *     SCMPC_COMPAT_SHRINK differing filters are shrunk to a minimal one
  *     (SCMPC_COMPAT_SHRINK_KIND=N keeps a difference of label N;
  *     SCMPC_COMPAT_SHRINK_HANGS=1 shrinks filters libseccomp hangs on);
@@ -1071,7 +1076,9 @@ static unsigned long nprobes;
  * the matching rules when they agree.  On x86, arm and x32 a comparison
  * sees the low words of the argument and the constant (and a MASKED_EQ
  * whose mask has no low bits is dropped).  On socketcall/ipc, a socket or
- * IPC rule counts with argument 0 tested for its call instead.  Unknown
+ * IPC rule counts with argument 0 tested for its call instead: the whole
+ * argument as libseccomp compares it, or with KERNEL the bits the kernel
+ * reads (ipc: the low 16, socketcall: the low 32).  Unknown
  * (false): rules that match with different actions (CAND then lists them),
  * raw pseudo numbers, nr -1.  Used only to label a difference.
  */
@@ -1130,7 +1137,7 @@ static bool cond_holds(const struct scmp_arg_cmp *c, uint64_t arg, bool narrow, 
  * of the rules that match (empty when not modelled): whatever the order,
  * the answer is one of them. */
 static bool oracle(const struct filter *f, const struct built *b, const struct seccomp_data *sd,
-		   uint32_t *exp, uint32_t *cand, unsigned *ncand)
+		   bool kernel, uint32_t *exp, uint32_t *cand, unsigned *ncand)
 {
 	*ncand = 0;
 	uint32_t badarch = f->set_badarch && b->attr_rc[0] == 0 ? f->badarch : SCMP_ACT_KILL;
@@ -1184,7 +1191,12 @@ static bool oracle(const struct filter *f, const struct built *b, const struct s
 			int64_t mn = scmpc_syscall_resolve(a, mx);
 			if (mn < 0 || (uint32_t)mn != nr)
 				continue;
-			if ((uint32_t)sd->args[0] != call)
+			uint64_t a0 = sd->args[0];
+			if (kernel)
+				a0 &= strcmp(mx, "ipc") ? 0xffffffffULL : 0xffffULL;
+			else if (narrow)
+				a0 &= 0xffffffffULL;
+			if (a0 != call)
 				continue;
 			via_mux = true;
 		} else {
@@ -1229,7 +1241,10 @@ static bool oracle(const struct filter *f, const struct built *b, const struct s
 	return agree;
 }
 
-enum { K_UNKNOWN, K_LSC, K_CMP, K_BOTH, K_LSC_OUT, K_CMP_OUT, K_LSC_CALL, K_LSC_PFC, K_N };
+enum {
+	K_UNKNOWN, K_LSC, K_CMP, K_BOTH, K_LSC_OUT, K_CMP_OUT, K_LSC_CALL, K_LSC_PFC, K_MUX,
+	K_MUX_READ, K_N
+};
 static const char *const kind_names[] = {
 	"order-dependent or not modelled (a failure)",
 	"libseccomp differs from the semantics",
@@ -1239,15 +1254,76 @@ static const char *const kind_names[] = {
 	"compat gives none of the matching rules' actions (a failure)",
 	"order-dependent, on a call where libseccomp is shown wrong",
 	"libseccomp's program differs from its own PFC, compat follows the PFC",
+	"the multiplexer's call read as the kernel reads it (scmpc's deliberate difference)",
+	"compat reads bits of the multiplexer's call that the kernel ignores (a failure)",
 };
 /* libseccomp's own defects (see the file's header): counted and shown, not
  * failures.  Every other kind fails the test. */
 static bool kind_allowed(int k)
 {
-	return k == K_LSC || k == K_LSC_OUT || k == K_LSC_CALL || k == K_LSC_PFC;
+	return k == K_LSC || k == K_LSC_OUT || k == K_LSC_CALL || k == K_LSC_PFC || k == K_MUX;
 }
 static unsigned long kinds[K_N];
 static unsigned long pfc_probes, pfc_agree, pfc_dbg;
+
+/* The ABI SD comes from (x32 told by bit 30), or SCMPC_ARCH_NONE. */
+static enum scmpc_arch sd_arch(const struct seccomp_data *sd)
+{
+	enum scmpc_arch arch = SCMPC_ARCH_NONE;
+	for (int i = 1; i <= SCMPC_ARCH_COUNT; i++)
+		if (scmpc_arch_audit((enum scmpc_arch)i) == sd->arch) {
+			arch = (enum scmpc_arch)i;
+			break;
+		}
+	if (arch == SCMPC_ARCH_X86_64 && (sd->nr & 0x40000000))
+		arch = SCMPC_ARCH_X32;
+	return arch;
+}
+
+/* Whether SD calls socketcall(2) or ipc(2) with bits in argument 0 that
+ * the kernel does not read as the call (ipc: above the low 16 bits;
+ * socketcall: the high word); *K gets SD without them, *MUX the name. */
+static bool mux_reduced(const struct seccomp_data *sd, struct seccomp_data *k, const char **mux)
+{
+	enum scmpc_arch a = sd_arch(sd);
+	if (!a)
+		return false;
+	int64_t sc = scmpc_syscall_resolve(a, "socketcall"), ipc = scmpc_syscall_resolve(a, "ipc");
+	uint32_t nr = (uint32_t)sd->nr;
+	uint64_t keep = ipc >= 0 && nr == (uint32_t)ipc ? 0xffffULL
+			: sc >= 0 && nr == (uint32_t)sc ? 0xffffffffULL
+							 : ~0ULL;
+	if (!(sd->args[0] & ~keep))
+		return false;
+	*mux = keep == 0xffffULL ? "ipc" : "socketcall";
+	*k = *sd;
+	k->args[0] &= keep;
+	return true;
+}
+
+/* Whether a rule F's library accepted is on the multiplexer MUX itself
+ * ("socketcall", "ipc") with a condition on argument 0: it reads the whole
+ * argument, as its author asked, so bits the kernel does not read as the
+ * call may decide there. */
+static bool mux_arg0_rule(const struct filter *f, const struct built *b, const char *mux)
+{
+	for (unsigned i = 0; i < f->nrules; i++) {
+		const struct rule *r = &f->r[i];
+		char buf[64];
+		const char *nm = r->name;
+		if (b->rc[i] != 0)
+			continue;
+		if (!nm && r->raw >= 0 &&
+		    scmpc_syscall_name(scmpc_arch_native(), (uint32_t)r->raw, buf, sizeof(buf)))
+			nm = buf;
+		if (!nm || strcmp(nm, mux))
+			continue;
+		for (unsigned j = 0; j < r->n; j++)
+			if (r->c[j].arg == 0)
+				return true;
+	}
+	return false;
+}
 
 /* Run both programs on SD (the ABI's arguments as the kernel gives them). */
 static void probe(struct report *R, const struct sock_filter *ps, size_t ls,
@@ -1256,9 +1332,26 @@ static void probe(struct report *R, const struct sock_filter *ps, size_t ls,
 	if (narrow)
 		for (int i = 0; i < 6; i++)
 			sd->args[i] &= 0xffffffffULL;
+	/* A multiplexer's call with bits the kernel ignores: the compatible
+	 * library must decide it as the call without them, which is itself
+	 * compared with libseccomp like any probe. */
+	struct seccomp_data kd;
+	const char *mux = NULL;
+	bool mux_bits = mux_reduced(sd, &kd, &mux);
+	uint32_t rk = 0;
+	int ek = 0;
+	if (mux_bits) {
+		probe(R, ps, ls, pc, lc, &kd, narrow);
+		ek = scmpc_emulate(pc, lc, &kd, &rk, NULL);
+	}
 	uint32_t rs = 0, rcv = 0;
 	int es = scmpc_emulate(ps, ls, sd, &rs, NULL);
 	int ec = scmpc_emulate(pc, lc, sd, &rcv, NULL);
+	/* Unless a rule on the multiplexer itself reads all of argument 0,
+	 * SD must be decided as KD: then any difference with libseccomp on
+	 * SD is its whole-argument reading, KD being compared on its own. */
+	bool mux_exempt = mux_bits && !mux_arg0_rule(R->f, R->bc, mux);
+	bool mux_read = mux_exempt && (ek != ec || rk != rcv);
 	if (!R->quiet && !R->title && !R->prepass) {
 		nprobes++;
 		/* The PFC reader excuses differences only if it reads what
@@ -1274,30 +1367,26 @@ static void probe(struct report *R, const struct sock_filter *ps, size_t ls,
 					(uint64_t)sd->args[1], (uint64_t)sd->args[2], (uint64_t)sd->args[3], (uint64_t)sd->args[4], (uint64_t)sd->args[5], rs, pv0);
 		}
 	}
-	if (es == ec && rs == rcv)
+	if (es == ec && rs == rcv && !mux_read)
 		return;
 	char a[64], b[64];
 	ret_str(es, rs, a, sizeof(a));
 	ret_str(ec, rcv, b, sizeof(b));
 	char name[64] = "?";
-	enum scmpc_arch arch = SCMPC_ARCH_NONE;
-	for (int i = 1; i <= SCMPC_ARCH_COUNT; i++)
-		if (scmpc_arch_audit((enum scmpc_arch)i) == sd->arch) {
-			arch = (enum scmpc_arch)i;
-			break;
-		}
-	if (arch == SCMPC_ARCH_X86_64 && (sd->nr & 0x40000000))
-		arch = SCMPC_ARCH_X32;
+	enum scmpc_arch arch = sd_arch(sd);
 	if (arch)
 		scmpc_syscall_name(arch, (uint32_t)sd->nr, name, sizeof(name));
 	uint32_t xs, xc, cs[8], cc[8];
 	unsigned ns, nc;
-	bool ks = oracle(R->f, R->bs, sd, &xs, cs, &ns), kc = oracle(R->f, R->bc, sd, &xc, cc, &nc);
+	bool ks = oracle(R->f, R->bs, sd, false, &xs, cs, &ns),
+	     kc = oracle(R->f, R->bc, sd, true, &xc, cc, &nc);
 	int kind = !ks || !kc			? K_UNKNOWN
 		   : xs != rs && xc != rcv ? K_BOTH
 		   : xs != rs		   ? K_LSC
 		   : xc != rcv		   ? K_CMP
 					   : K_UNKNOWN;
+	if (mux_exempt)
+		kind = mux_read ? K_MUX_READ : K_MUX;
 	/* Where the order decides, the answer must still be one of the
 	 * matching rules' actions. */
 	if (kind == K_UNKNOWN && !ks && !kc && ns && nc) {
@@ -2451,6 +2540,93 @@ static void test_load_child(void **state)
 			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 }
 
+#if defined(__x86_64__)
+/* An i386 call from this 64-bit process: the kernel takes the compat path,
+ * the filter sees AUDIT_ARCH_I386. */
+static long int80(long nr, unsigned long a0)
+{
+	long r;
+	__asm__ volatile("int $0x80" : "=a"(r) : "0"(nr), "b"(a0) : "memory", "r8", "r9", "r10",
+			 "r11");
+	return (int)r;
+}
+
+#define I386_IPC 117
+#define IPC_SEMOP 1
+#define IPC_MSGRCV 12
+
+/* In a child: a filter for i386 alone (its bad-arch action ALLOW lets this
+ * process's own calls run) built through L: semop denied with EDOM (default
+ * ALLOW), or with DENY_ALL false msgrcv allowed under an EPERM default.
+ * Exits with the errno of ipc(CALL) via int $0x80 (0 when it returned
+ * otherwise than with -EDOM or -EPERM: the kernel ran the call). */
+static void ipc_child(const struct api *L, bool deny_semop, unsigned long call)
+{
+	scmp_filter_ctx ctx = L->init(deny_semop ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM));
+	if (!ctx || L->arch_remove(ctx, SCMP_ARCH_NATIVE) || L->arch_add(ctx, SCMP_ARCH_X86) ||
+	    L->attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW))
+		_exit(100);
+	int rc = deny_semop ? L->rule_add(ctx, SCMP_ACT_ERRNO(EDOM), SCMP_SYS(semop), 0)
+			    : L->rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(msgrcv), 0);
+	if (rc)
+		_exit(101);
+	rc = L->load(ctx);
+	L->release(ctx);
+	if (rc)
+		_exit(SKIPPED);
+	long r = int80(I386_IPC, call);
+	_exit(r == -EDOM ? EDOM : r == -EPERM ? EPERM : 0);
+}
+
+static int ipc_run(const struct api *L, bool deny_semop, unsigned long call)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		ipc_child(L, deny_semop, call);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* The kernel reads ipc(2)'s call from its low 16 bits (a version above
+ * them): a filter that denies semop must deny ipc(SEMOP | 1 << 16) too,
+ * and one that allows msgrcv must allow it with glibc's version bits.
+ * libseccomp compares the whole argument, so on this kernel its filter
+ * runs semop there (printed, not asserted: it is libseccomp's answer). */
+static void test_ipc_version_bits(void **state)
+{
+	(void)state;
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0 || int80(20, 0) != getpid()) {
+		print_message("skipped: no seccomp or no i386 calls (int $0x80) here\n");
+		skip();
+	}
+	int lsc = ipc_run(&sys_api, true, IPC_SEMOP | 1UL << 16);
+	if (lsc == SKIPPED || ipc_run(&cmp_api, true, IPC_SEMOP) == SKIPPED) {
+		print_message("skipped: seccomp_load() could not load a filter here\n");
+		skip();
+	}
+	print_message("libseccomp's filter gives ipc(SEMOP | 1 << 16) %s\n",
+		      lsc == EDOM ? "EDOM (denied)" : "to the kernel (semop ran)");
+	assert_int_equal(ipc_run(&cmp_api, true, IPC_SEMOP), EDOM);
+	assert_int_equal(ipc_run(&cmp_api, true, IPC_SEMOP | 1UL << 16), EDOM);
+	assert_int_equal(ipc_run(&cmp_api, true, IPC_SEMOP | 0xffffUL << 16), EDOM);
+	assert_int_equal(ipc_run(&cmp_api, false, IPC_MSGRCV), 0);
+	assert_int_equal(ipc_run(&cmp_api, false, IPC_MSGRCV | 1UL << 16), 0);
+	assert_int_equal(ipc_run(&cmp_api, false, IPC_SEMOP | 1UL << 16), EPERM);
+}
+#else
+static void test_ipc_version_bits(void **state)
+{
+	(void)state;
+	print_message("skipped: i386 calls need an x86_64 host\n");
+	skip();
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2462,6 +2638,7 @@ int main(void)
 		cmocka_unit_test(test_transactions),
 		cmocka_unit_test(test_export_bpf_mem),
 		cmocka_unit_test(test_load_child),
+		cmocka_unit_test(test_ipc_version_bits),
 		cmocka_unit_test(test_differential),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1205,10 +1205,13 @@ static void test_compat_int80_high_words(void **state)
 #define I386_IPC 117
 #define I386_SOCKET 359
 
+#define I386_MSGRCV 12
+
 static void multiplexer_child(void *arg)
 {
-	(void)arg;
+	const enum scmpc_merge *merge = arg;
 	scmpc_policy *p = pol_new(ALLOW);
+	CHECK(scmpc_policy_set_merge(p, *merge, NULL) == 0, "merge %d", (int)*merge);
 	pol_add_arch(p, SCMPC_ARCH_I386);
 	pol_rule(p, "socket", SCMPC_ARCH_NONE, SCMPC_ACT_ERRNO(EACCES), NULL);
 	pol_rule(p, "semop", SCMPC_ARCH_NONE, SCMPC_ACT_ERRNO(ENOTBLK), NULL);
@@ -1227,19 +1230,60 @@ static void multiplexer_child(void *arg)
 	CHECK(r != -EACCES && r < 0, "socketcall(SYS_BIND) via int $0x80 gave %ld", r);
 	r = int80(I386_IPC, 1);
 	CHECK(r == -ENOTBLK, "ipc(SEMOP) via int $0x80 gave %ld, expected -ENOTBLK", r);
+	/* The kernel reads ipc's call from the low 16 bits, a version above
+	 * them (libseccomp compares the whole argument: its filter lets
+	 * these run semop). */
 	r = int80(I386_IPC, 1 | 1UL << 16);
 	CHECK(r == -ENOTBLK, "ipc(SEMOP, version 1) via int $0x80 gave %ld, expected -ENOTBLK", r);
+	r = int80(I386_IPC, 1 | 0xffffUL << 16);
+	CHECK(r == -ENOTBLK, "ipc(SEMOP | 0xffff << 16) via int $0x80 gave %ld, expected -ENOTBLK",
+	      r);
 	r = int80(I386_IPC, 2);
 	CHECK(r != -ENOTBLK, "ipc(SEMGET) via int $0x80 gave %ld", r);
 	/* The native calls are the x86_64 rules'. */
 	EXPECT_ERRNO(syscall(SYS_socket, AF_UNIX, SOCK_STREAM, 0), EACCES);
 }
 
+/* The other way: an allowed sub-call stays allowed whatever version glibc
+ * passes.  The filter has i386 only, with ALLOW as its bad-arch action,
+ * so the child's own x86_64 calls run. */
+static void multiplexer_allow_child(void *arg)
+{
+	const enum scmpc_merge *merge = arg;
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(EPERM));
+	CHECK(p && scmpc_policy_set_merge(p, *merge, NULL) == 0, "policy");
+	pol_add_arch(p, SCMPC_ARCH_I386);
+	CHECK(scmpc_policy_set_bad_arch_action(p, ALLOW, NULL) == 0, "bad-arch ALLOW");
+	pol_rule(p, "msgrcv", SCMPC_ARCH_NONE, ALLOW, NULL);
+	scmpc_prog *prog = pol_compile(p);
+	load_ok(prog, 0);
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+
+	/* msgrcv runs (and fails on the register garbage it reads as a queue
+	 * id or a pointer), with or without a version; semop does not. */
+	long r = int80(I386_IPC, I386_MSGRCV);
+	CHECK(r < 0 && r != -EPERM, "ipc(MSGRCV) via int $0x80 gave %ld", r);
+	r = int80(I386_IPC, I386_MSGRCV | 1UL << 16);
+	CHECK(r < 0 && r != -EPERM, "ipc(MSGRCV, version 1) via int $0x80 gave %ld", r);
+	r = int80(I386_IPC, 1);
+	CHECK(r == -EPERM, "ipc(SEMOP) via int $0x80 gave %ld, expected -EPERM", r);
+	r = int80(I386_IPC, 1 | 1UL << 16);
+	CHECK(r == -EPERM, "ipc(SEMOP, version 1) via int $0x80 gave %ld, expected -EPERM", r);
+}
+
 static void test_compat_multiplexers(void **state)
 {
 	(void)state;
 	require_int80();
-	expect_child_ok(multiplexer_child, NULL);
+	/* every merge: the runtime modes (LIBSECCOMP) copy libseccomp's rules
+	 * but test the call as the kernel reads it */
+	static const enum scmpc_merge merges[] = { SCMPC_MERGE_RESTRICTIVE,
+						   SCMPC_MERGE_LIBSECCOMP };
+	for (size_t i = 0; i < N(merges); i++) {
+		expect_child_ok(multiplexer_child, (void *)&merges[i]);
+		expect_child_ok(multiplexer_allow_child, (void *)&merges[i]);
+	}
 }
 
 /* x32 numbers from a 64-bit process: arch X86_64 with bit 30 set
@@ -1334,6 +1378,55 @@ static void remove_i386(void)
 {
 }
 #endif
+
+/* ------------------------------------------------- native socketcall(2) */
+
+/* The native ABI's own socketcall(2) (s390x, ppc64, ppc64le): its call is
+ * an int, so the kernel ignores the register's high word, where
+ * libseccomp compares all 64 bits and socketcall(SYS_SOCKET | 1 << 32, ...)
+ * passes its rules on socket.  Run on s390x's kernel under qemu-system
+ * (tools/qemu-s390x-test); skipped on ABIs without the call. */
+static void native_socketcall_child(void *arg)
+{
+	const enum scmpc_merge *merge = arg;
+	int64_t sc = scmpc_syscall_resolve(NATIVE, "socketcall");
+	scmpc_policy *p = pol_new(ALLOW);
+	CHECK(scmpc_policy_set_merge(p, *merge, NULL) == 0, "merge %d", (int)*merge);
+	pol_rule(p, "socket", SCMPC_ARCH_NONE, SCMPC_ACT_ERRNO(EACCES), NULL);
+	scmpc_prog *prog = pol_compile(p);
+	load_ok(prog, 0);
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+
+	unsigned long args[3] = { AF_UNIX, SOCK_STREAM, 0 };
+	static const unsigned long calls[] = { 1, 1 | 1UL << 32, 1 | 0xffffffffUL << 32 };
+	for (size_t i = 0; i < N(calls); i++) {
+		errno = 0;
+		long r = syscall((long)sc, calls[i], args);
+		CHECK(r == -1 && errno == EACCES,
+		      "socketcall(0x%lx, {AF_UNIX, SOCK_STREAM}) gave %ld (errno %d), expected EACCES",
+		      calls[i], r, errno);
+	}
+	/* SYS_SOCKETPAIR (8) is not denied: it runs */
+	int sv[2];
+	unsigned long pair[4] = { AF_UNIX, SOCK_STREAM, 0, (unsigned long)sv };
+	CHECK(syscall((long)sc, 8UL | 1UL << 32, pair) == 0, "socketcall(SYS_SOCKETPAIR): %s",
+	      strerror(errno));
+}
+
+static void test_native_socketcall(void **state)
+{
+	(void)state;
+	require_seccomp();
+	if (scmpc_syscall_resolve(NATIVE, "socketcall") < 0) {
+		print_message("skipped: %s has no socketcall(2)\n", scmpc_arch_name(NATIVE));
+		skip();
+	}
+	static const enum scmpc_merge merges[] = { SCMPC_MERGE_RESTRICTIVE,
+						   SCMPC_MERGE_LIBSECCOMP };
+	for (size_t i = 0; i < N(merges); i++)
+		expect_child_ok(native_socketcall_child, (void *)&merges[i]);
+}
 
 /* ------------------------------------------------------------------ TSYNC */
 
@@ -2608,6 +2701,7 @@ int main(void)
 		cmocka_unit_test(test_compat_int80_high_words),
 		cmocka_unit_test(test_compat_multiplexers),
 		cmocka_unit_test(test_x32_numbers),
+		cmocka_unit_test(test_native_socketcall),
 		cmocka_unit_test(test_tsync_threads),
 		cmocka_unit_test(test_tsync_failure),
 		cmocka_unit_test(test_stacked_precedence),

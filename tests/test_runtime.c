@@ -397,6 +397,7 @@ static void names_of_runtimes_and_actions(void **state)
 #define SYS_ACCEPT 5U
 #define SEMOP 1U
 #define SEMGET 2U
+#define MSGRCV 12U
 
 static scmpc_policy *api_policy(uint32_t def, enum scmpc_merge m, enum scmpc_arch a)
 {
@@ -485,8 +486,11 @@ static void multiplexed_restrictive(void **state)
 }
 
 /* The LIBSECCOMP merge copies each rule onto the multiplexer as libseccomp
- * does: argument 0 becomes the call test (a condition on it is lost), the
- * other conditions stay, and the whole argument is compared. */
+ * does: argument 0 becomes the call test (a condition on it is lost) and the
+ * other conditions stay.  The call test reads what the kernel reads (ipc:
+ * the low 16 bits, socketcall: the low 32), where libseccomp compares the
+ * whole argument: the one deliberate difference, both ways (a denied call
+ * stays denied with version bits, an allowed one stays allowed). */
 static void multiplexed_libseccomp(void **state)
 {
 	(void)state;
@@ -503,16 +507,31 @@ static void multiplexed_libseccomp(void **state)
 	NR2(p, g, I386, SOCKETCALL, SYS_BIND, 1, SCMPC_ACT_ERRNO(13));
 	NR2(p, g, I386, SOCKETCALL, SYS_BIND, 0, ALLOW);
 	NR1(p, g, I386, IPC, SEMOP, SCMPC_ACT_ERRNO(15));
-	NR1(p, g, I386, IPC, SEMOP | 1U << 16, ALLOW);	/* libseccomp compares all of it */
+	NR1(p, g, I386, IPC, SEMOP | 1U << 16, SCMPC_ACT_ERRNO(15));	/* libseccomp: ALLOW */
+	NR1(p, g, I386, IPC, SEMOP | 0xffffU << 16, SCMPC_ACT_ERRNO(15));
+	NR1(p, g, I386, IPC, SEMOP + 1, ALLOW);
 	scmpc_prog_free(g);
 	scmpc_policy_free(p);
 
-	/* 64-bit ABIs compare both words there */
+	/* an allowed sub-call stays allowed with glibc's version bits */
+	p = api_policy(EPERM_, SCMPC_MERGE_LIBSECCOMP, I386);
+	api_rule(p, "msgrcv", ALLOW, NULL, 0, d);
+	g = compile(p, d);
+	NR1(p, g, I386, IPC, MSGRCV, ALLOW);
+	NR1(p, g, I386, IPC, MSGRCV | 1U << 16, ALLOW);	/* libseccomp: EPERM */
+	NR1(p, g, I386, IPC, MSGRCV | 1U << 17, ALLOW);
+	NR1(p, g, I386, IPC, SEMOP, EPERM_);
+	scmpc_prog_free(g);
+	scmpc_policy_free(p);
+
+	/* 64-bit ABIs: socketcall's int is the low word, the high one is not read */
 	p = api_policy(ALLOW, SCMPC_MERGE_LIBSECCOMP, SCMPC_ARCH_S390X);
 	api_rule(p, "socket", EPERM_, NULL, 0, d);
 	g = compile(p, d);
 	NR1(p, g, SCMPC_ARCH_S390X, SOCKETCALL, SYS_SOCKET, EPERM_);
-	NR1(p, g, SCMPC_ARCH_S390X, SOCKETCALL, 0x100000000ULL | SYS_SOCKET, ALLOW);
+	NR1(p, g, SCMPC_ARCH_S390X, SOCKETCALL, 0x100000000ULL | SYS_SOCKET, EPERM_);	/* libseccomp: ALLOW */
+	NR1(p, g, SCMPC_ARCH_S390X, SOCKETCALL, 0xffffffff00000000ULL | SYS_SOCKET, EPERM_);
+	NR1(p, g, SCMPC_ARCH_S390X, SOCKETCALL, 0x100000000ULL | SYS_BIND, ALLOW);
 	scmpc_prog_free(g);
 	scmpc_policy_free(p);
 	p = api_policy(ALLOW, SCMPC_MERGE_RESTRICTIVE, SCMPC_ARCH_S390X);

@@ -13,6 +13,7 @@
 #include <seccomp.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,11 +120,68 @@ static void table_shape(void **state)
 	assert_int_equal(arch_multiplexer(arch_info(SCMPC_ARCH_X86_64), MUX_IPC, &nr), -ENOENT);
 }
 
+/* scmpc_syscall_multiplexer() against libseccomp's knowledge of the
+ * multiplexers: on an ABI that multiplexes a call libseccomp names it by a
+ * pseudo number (-101..-120 for socketcall's calls, -201..-224 for ipc's:
+ * the call number plus 100 or 200, negated) and rewrites it to the
+ * multiplexer's number.  The test must be on the bits the kernel reads. */
+static void multiplexer_matches_libseccomp(void **state)
+{
+	(void)state;
+	unsigned muxed = 0;
+	for (int a = 1; a <= SCMPC_ARCH_COUNT; a++) {
+		const struct arch_info *ai = arch_info((enum scmpc_arch)a);
+		if (seccomp_syscall_resolve_name_arch(ai->scmp_token, "read") < 0)
+			continue;
+		for (size_t k = 0; k < SYSTAB_SOCKETCALLS + SYSTAB_IPCS; k++) {
+			bool ipc = k >= SYSTAB_SOCKETCALLS;
+			const char *name = ipc ? systab_ipc[k - SYSTAB_SOCKETCALLS].name
+					       : systab_socketcall[k].name;
+			int pnr = seccomp_syscall_resolve_name_arch(ai->scmp_token, name);
+			int mux = seccomp_syscall_resolve_name_rewrite(ai->scmp_token, name);
+			uint32_t nr;
+			struct scmpc_cond t;
+			int rc = scmpc_syscall_multiplexer((enum scmpc_arch)a, name, &nr, &t);
+			bool lsc_muxed = pnr < -100 && mux >= 0;
+			if (!lsc_muxed) {
+				if (rc != 0)
+					fail_msg("%s %s: multiplexed for scmpc, not for libseccomp",
+						 ai->name, name);
+				continue;
+			}
+			muxed++;
+			if (rc != 1 || nr != (uint32_t)mux)
+				fail_msg("%s %s: rc %d nr %u, libseccomp's multiplexer %d", ai->name,
+					 name, rc, nr, mux);
+			uint32_t call = (uint32_t)(-pnr % (ipc ? 200 : 100));
+			assert_int_equal(t.arg, 0);
+			assert_int_equal(t.flags, SCMPC_COND_32BIT);
+			if (ipc) {
+				assert_int_equal(t.op, SCMPC_OP_MASKED_EQ);
+				assert_true(t.value == 0xffff && t.value2 == call);
+			} else {
+				assert_int_equal(t.op, SCMPC_OP_EQ);
+				assert_true(t.value == call);
+			}
+		}
+	}
+	printf("%u multiplexed (ABI, call) pairs agree with libseccomp\n", muxed);
+	assert_true(muxed > 100);
+	uint32_t nr;
+	struct scmpc_cond t;
+	assert_int_equal(scmpc_syscall_multiplexer(SCMPC_ARCH_X86_64, "socket", &nr, &t), 0);
+	assert_int_equal(scmpc_syscall_multiplexer(SCMPC_ARCH_I386, "read", &nr, &t), 0);
+	assert_int_equal(scmpc_syscall_multiplexer(SCMPC_ARCH_NONE, "socket", &nr, &t), -EINVAL);
+	assert_int_equal(scmpc_syscall_multiplexer(SCMPC_ARCH_I386, NULL, &nr, &t), -EINVAL);
+	assert_int_equal(scmpc_syscall_multiplexer(SCMPC_ARCH_I386, "semop", NULL, &t), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(table_matches_libseccomp),
 		cmocka_unit_test(table_shape),
+		cmocka_unit_test(multiplexer_matches_libseccomp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

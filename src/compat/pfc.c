@@ -367,9 +367,10 @@ static void put_mux_note(struct text *t, unsigned lvl, enum scmpc_arch a, const 
 	if (mnr < 0)
 		return;
 	indent(t, lvl);
-	put(t, "# scmpc: also reached through %s (%lld) with call %d in $a0\n",
+	put(t, "# scmpc: also reached through %s (%lld) with call %d in $a0 (%s)\n",
 	    fam == FAM_SOCKET ? "socketcall" : "ipc", (long long)mnr,
-	    -pnr - (fam == FAM_SOCKET ? 100 : 200));
+	    -pnr - (fam == FAM_SOCKET ? 100 : 200),
+	    fam == FAM_SOCKET ? "its low 32 bits" : "its low 16 bits; a version above them");
 }
 
 static void put_group(struct text *t, unsigned lvl, const struct abi *abi,

@@ -539,10 +539,12 @@ static int land(const struct compat_ctx *c, size_t fi, bool strict, const struct
 		if (direct >= 0) {
 			out->r.nr = (uint32_t)direct;
 		} else {
+			/* The sub-call test on the bits the kernel reads, where
+			 * libseccomp compares the whole argument (README). */
 			unsigned k = 0;
-			int call = -compat_pnr_of_name(name) % (fam == FAM_SOCKET ? 100 : 200);
-			out->r.conds[k++] = (struct scmpc_cond){ .arg = 0, .op = SCMPC_OP_EQ,
-								 .value = (uint64_t)call };
+			uint32_t mnr;
+			if (scmpc_syscall_multiplexer(a, name, &mnr, &out->r.conds[k++]) != 1)
+				return -EFAULT;
 			for (unsigned j = 0; j < r->nconds; j++)
 				if (r->conds[j].arg != 0)
 					out->r.conds[k++] = r->conds[j];
