@@ -36,7 +36,7 @@
 #define MAX_CONSTS 12
 
 /* The kernel's classic semantics for the seccomp subset, written apart from
- * src/emulate.c.  MEM starts as POISON, where the kernel has stack garbage.
+ * src/bpf/emulate.c.  MEM starts as POISON, where the kernel has stack garbage.
  * Returns false when the program does something no accepted program may. */
 static bool ref_run(const struct sock_filter *f, size_t len, const struct seccomp_data *sd,
 		    uint32_t poison, uint32_t *ret)

@@ -396,7 +396,7 @@ static void resolved_free(struct resolved_rules *rr)
 /* ------------------------------------------------- reference semantics */
 
 /* The policy's meaning as include/scmpc.h states it, written apart from
- * src/policy_eval.c (which the library's own verifier trusts), so that a
+ * src/policy/policy_eval.c (which the library's own verifier trusts), so that a
  * mistake there shows up as a disagreement here instead of being certified
  * by the very check that should catch it. */
 

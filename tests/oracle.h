@@ -2,7 +2,7 @@
 /*
  * What one condition means, written once for the tests and the fuzzers
  * (probe selection, the kernel differential, the fuzzers' reference) and
- * independently of the library's own evaluator (src/policy_eval.c), which
+ * independently of the library's own evaluator (src/policy/policy_eval.c), which
  * they judge: a bug there must not be copied here.
  */
 #ifndef SCMPC_TESTS_ORACLE_H

@@ -42,7 +42,7 @@
  *      libseccomp: its tree decides), and a default-action rule overlapping
  *      a less restrictive one (libseccomp refuses the rule).  Calls with
  *      such rules are skipped.  Under SCMPC_MERGE_LIBSECCOMP scmpc decides
- *      them by libseccomp's tree (src/lsc_tree.c) and they are compared;
+ *      them by libseccomp's tree (src/policy/lsc_tree.c) and they are compared;
  *      where libseccomp refuses a rule (EEXIST) scmpc must have warned.
  *  (f) none: a MASKED_EQ expected value with bits outside the mask is
  *      masked when the rule is added (with a warning), as libseccomp masks

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <linux/audit.h>
-#include "dag.h"
-#include "emit.h"
+#include "compiler/dag.h"
+#include "compiler/emit.h"
 #include "lsc_ref.h"
 #include "oracle.h"
 #include "scmpc.h"

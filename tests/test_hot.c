@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * Profile-guided layout (src/hot.c, LAYOUT_HOT): the workload parsers on
+ * Profile-guided layout (src/front/workload.c, src/compiler/layout.c): the workload parsers on
  * hand-written strace -c, perf trace -s and list inputs, the counts typed
  * by hand; and a compile for a workload whose hot call is argument-checked,
  * its expected path measured by running each call through the program

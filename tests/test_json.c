@@ -16,7 +16,7 @@
 #include <time.h>
 #include <cmocka.h>
 #include "scmpc.h"
-#include "json_text.h"	/* the text checks, on text no profile has */
+#include "front/json_text.h"	/* the text checks, on text no profile has */
 #include "testutil.h"
 
 #define X86_64 SCMPC_ARCH_X86_64

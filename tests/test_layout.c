@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 #include <linux/filter.h>
-#include "dag.h"
-#include "layout.h"
+#include "compiler/dag.h"
+#include "compiler/layout.h"
 
 /* The return value the DAG gives for accumulator value V from ROOT; the
  * walk fails the test on a node id the DAG does not hold. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * The probes for comparing programs (src/probe.c), through the public API
+ * The probes for comparing programs (src/program/probe.c), through the public API
  * only: argument values from policies and programs, the numbers of an
  * ABI, and what one call's decision reads.  Expected values are worked out
  * by hand from the documentation in scmpc.h.

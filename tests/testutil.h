@@ -86,7 +86,7 @@ void testutil_sd_dump(FILE *f, const struct seccomp_data *sd);
 const char *testutil_act(uint32_t act);
 
 /* Argument vectors that exercise the conditions of NR's rules on ABI view V
- * (struct arch_view, src/internal.h; NULL means no rules): all-zero and
+ * (struct arch_view, src/policy/policy.h; NULL means no rules): all-zero and
  * all-ones vectors, a vector meeting each rule, each pair of those merged,
  * and the zero and single-rule vectors with one argument swept over values
  * around every constant (c-1, c, c+1, high word set or flipped, low word

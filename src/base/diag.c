@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/* The error object: the caller owns it and reads it after a failed call. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/base.h"
+
+struct scmpc_diag {
+	int err;
+	long insn;
+	char msg[512];
+	char where[128];
+	char **warnings;
+	size_t nwarnings, cap;
+};
+
+SCMPC_API scmpc_diag *scmpc_diag_new(void)
+{
+	scmpc_diag *d = calloc(1, sizeof(*d));
+	if (d)
+		d->insn = -1;
+	return d;
+}
+
+SCMPC_API void scmpc_diag_clear(scmpc_diag *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nwarnings; i++)
+		free(d->warnings[i]);
+	d->nwarnings = 0;
+	d->err = 0;
+	d->insn = -1;
+	d->msg[0] = d->where[0] = '\0';
+}
+
+SCMPC_API void scmpc_diag_free(scmpc_diag *d)
+{
+	if (!d)
+		return;
+	scmpc_diag_clear(d);
+	free(d->warnings);
+	free(d);
+}
+
+SCMPC_API int scmpc_diag_errno(const scmpc_diag *d) { return d ? d->err : 0; }
+SCMPC_API const char *scmpc_diag_message(const scmpc_diag *d) { return d ? d->msg : ""; }
+SCMPC_API const char *scmpc_diag_where(const scmpc_diag *d) { return d ? d->where : ""; }
+SCMPC_API long scmpc_diag_insn(const scmpc_diag *d) { return d ? d->insn : -1; }
+SCMPC_API size_t scmpc_diag_warning_count(const scmpc_diag *d) { return d ? d->nwarnings : 0; }
+
+SCMPC_API const char *scmpc_diag_warning(const scmpc_diag *d, size_t i)
+{
+	return d && i < d->nwarnings ? d->warnings[i] : NULL;
+}
+
+static int diag_verr(scmpc_diag *d, int err, const char *where, long insn, const char *fmt,
+		     va_list ap)
+{
+	if (!d)
+		return err;
+	d->err = err;
+	d->insn = insn;
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	if (where)
+		snprintf(d->where, sizeof(d->where), "%s", where);
+	else if (insn >= 0)
+		snprintf(d->where, sizeof(d->where), "insn %ld", insn);
+	else
+		d->where[0] = '\0';
+	return err;
+}
+
+int diag_err(scmpc_diag *d, int err, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_verr(d, err, where, -1, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int diag_err_insn(scmpc_diag *d, int err, long insn, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_verr(d, err, NULL, insn, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* ONCE: not when the same text is already listed (a fact found once per
+ * ABI or per rule copy is worth one line). */
+__attribute__((format(printf, 3, 0)))
+static void add_warning(scmpc_diag *d, bool once, const char *fmt, va_list ap)
+{
+	char buf[512];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	for (size_t i = 0; once && i < d->nwarnings; i++)
+		if (!strcmp(d->warnings[i], buf))
+			return;
+	if (!array_reserve(&d->warnings, &d->cap, d->nwarnings, sizeof(*d->warnings), 8))
+		return;	/* a warning lost to ENOMEM is not worth failing for */
+	char *s = strdup(buf);
+	if (s)
+		d->warnings[d->nwarnings++] = s;
+}
+
+void diag_warn(scmpc_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	add_warning(d, false, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warn_once(scmpc_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	add_warning(d, true, fmt, ap);
+	va_end(ap);
+}
+
+void out_fill(void *out, size_t out_sz, const void *local, size_t local_sz)
+{
+	size_t n = out_sz < local_sz ? out_sz : local_sz;
+	memcpy(out, local, n);
+	memset((unsigned char *)out + n, 0, out_sz - n);
+	memcpy(out, &out_sz, sizeof(out_sz));
+}
+
+int opts_check(const void *opts, size_t sz, size_t need, size_t known, const char *type,
+	       scmpc_diag *d)
+{
+	if (sz < need)
+		return diag_err(d, -EINVAL, NULL,
+				"struct %s: sz is %zu, but this call reads its first %zu bytes "
+				"(set sz = sizeof(struct %s))", type, sz, need, type);
+	for (size_t i = known; i < sz; i++)
+		if (((const unsigned char *)opts)[i])
+			return diag_err(d, -EINVAL, NULL,
+					"struct %s sets a field this version of scmpc does not know "
+					"(byte %zu of %zu is not zero; this version knows %zu bytes)",
+					type, i, sz, known);
+	return 0;
+}

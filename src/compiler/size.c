@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * The size strategy: which lowering the compiler emits.  Argument checks
+ * are laid out for the shortest worst path, unless the program is then too
+ * long for the kernel, or larger than libseccomp's own program of the
+ * policy would be (its model is here: chain_layout()), or the caller asks
+ * for size (SCMPC_COMPILE_SMALLEST) or for the path (SHORTEST).  One entry
+ * point, size_lower_emit(); the rest of the compiler does not know why a
+ * layout was chosen.
+ */
+#include <stdlib.h>
+#include "compiler/compile.h"
+#include "compiler/emit.h"
+#include "compiler/lower.h"
+#include "policy/lsc_tree.h"
+
+/*
+ * The lean program.  Argument checks are laid out for the shortest worst
+ * path, which can take more instructions than a chain of their tests
+ * (four values: a jge and two jeq pairs, 5 instructions 3 deep, against a
+ * 4-deep chain of 4).  The lean lowering lays them out size first
+ * (LAYOUT_ARGS_COMPACT): a tree's path is at most its size, which is at
+ * most the chain's, so no call's checks run longer than the chain that
+ * libseccomp tests them with.  That bounds each call's path, but the
+ * program's worst path still grows (by one compare for four values, by
+ * dozens for a set of forty), so it is paid only where the path-first
+ * program has lost what justifies it, being smaller than the chain
+ * layout: one jeq per call and each call's checks as libseccomp chains
+ * them (lsc_tree.c's model of its tree), the program of its level 1.
+ * Its instructions are counted at the least (struct l1_count: tests,
+ * masks, returns, equal tails once, and the loads libseccomp cannot avoid;
+ * no copies of a return a jump cannot reach, no `ja`, no x32 edges): a
+ * program no larger than that is surely no larger than level 1's, and
+ * only those keep their paths without a second look.
+ * Docker's profile is a fifth of that and keeps its paths even though
+ * one call's checks could be a compare shorter (personality); hundreds of
+ * calls with a few values each, thousands of values on one call, or sets
+ * of 64-bit values are larger than it, and get the lean program.
+ */
+static size_t calls_named(const scmpc_policy *p, const struct arch_view *views)
+{
+	size_t n = 0;
+	for (size_t a = 0; a < p->narches; a++)
+		for (size_t i = 0; i < views[a].nrs; i++)
+			n += i == 0 || views[a].rs[i].nr != views[a].rs[i - 1].nr;
+	return n;
+}
+
+/* The compares of the chain layout; SIZE_MAX when a call's tree cannot
+ * be had (then the path-first program stands). */
+/* The instructions libseccomp must spend on the DAG of its layout, with a
+ * load before every test as lsc_tree_lower() makes them: tests, masks and
+ * returns, each once (it merges equal blocks, no more), and a load only
+ * where some path arrives with another word in A (a test of that word
+ * skips it, libseccomp's own shortcut). */
+struct l1_count {
+	int64_t *word;		/* per test: the word it tests; -1 masked or mixed */
+	uint8_t *need;		/* per load: some path arrives without its word */
+	size_t n;
+};
+
+static void l1_words(void *ctx, const struct dag *g, uint32_t id)
+{
+	struct l1_count *c = ctx;
+	const struct node *x = dag_node(g, id);
+	if (x->kind != N_LD)
+		return;
+	uint32_t t = x->a;
+	int64_t w = x->k;
+	if (dag_node(g, t)->kind == N_AND) {
+		t = dag_node(g, t)->a;
+		w = -1;
+	}
+	if (dag_node(g, t)->kind == N_JMP)
+		c->word[t] = c->word[t] == INT64_MIN || c->word[t] == w ? w : -1;
+}
+
+static void l1_loads(void *ctx, const struct dag *g, uint32_t id)
+{
+	struct l1_count *c = ctx;
+	const struct node *x = dag_node(g, id);
+	if (x->kind != N_JMP)
+		return;
+	for (int b = 0; b < 2; b++) {
+		const struct node *y = dag_node(g, b ? x->b : x->a);
+		if (y->kind == N_LD && c->word[id] != (int64_t)y->k)
+			c->need[b ? x->b : x->a] = 1;
+	}
+}
+
+static void l1_sum(void *ctx, const struct dag *g, uint32_t id)
+{
+	struct l1_count *c = ctx;
+	c->n += dag_node(g, id)->kind != N_LD || c->need[id];
+}
+
+/* V's calls put in front of CHAIN as libseccomp chains them, each its jeq
+ * and its rules' tree; false on ENOMEM. */
+static bool chain_calls(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+			uint32_t *chain, size_t **pos, size_t *cap)
+{
+	for (size_t i = 0, j; i < v->nrs; i = j) {
+		size_t n = 0;
+		const struct rule *plain = NULL;
+		for (j = i; j < v->nrs && v->rs[j].nr == v->rs[i].nr; j++) {
+			const struct rule *r = view_rule(p, v, j);
+			if (!plain && r->nconds == 0)
+				plain = r;
+			if (!array_reserve(pos, cap, n, sizeof(**pos), 16))
+				return false;
+			(*pos)[n++] = j;
+		}
+		struct lsc_tree *t;
+		uint32_t call = NODE_NONE;
+		if (plain) {
+			call = dag_ret(g, plain->action);
+		} else if (lsc_tree_build(&t, p, v, *pos, n, NULL) == 0) {
+			call = lsc_tree_lower(g, t, v->info, dag_ret(g, p->def_action));
+			lsc_tree_free(t);
+		}
+		if ((*chain = dag_jmp(g, BPF_JEQ, v->rs[i].nr, call, *chain)) == NODE_NONE)
+			return false;
+	}
+	return true;
+}
+
+static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
+{
+	struct dag g;
+	size_t *pos = NULL, cap = 0, total = SIZE_MAX;
+	bool bad = false;
+	dag_init(&g);
+	uint32_t root = dag_ret(&g, p->badarch_action);
+	for (size_t a = p->narches; a-- > 0 && !bad;) {
+		/* ABIs of one AUDIT_ARCH value (x86_64 and x32) share a section:
+		 * the last of them builds it, over all of their calls. */
+		bool later = false;
+		for (size_t b = a + 1; b < p->narches; b++)
+			later |= views[b].info->audit == views[a].info->audit;
+		if (later)
+			continue;
+		uint32_t chain = dag_ret(&g, p->def_action);
+		for (size_t s = 0; s <= a && !bad; s++)
+			if (views[s].info->audit == views[a].info->audit)
+				bad = !chain_calls(&g, p, &views[s], &chain, &pos, &cap);
+		uint32_t sec = bad ? NODE_NONE : dag_ld(&g, offsetof(struct seccomp_data, nr), chain);
+		root = dag_jmp(&g, BPF_JEQ, views[a].info->audit, sec, root);
+		bad |= root == NODE_NONE;
+	}
+	root = bad ? NODE_NONE : dag_ld(&g, offsetof(struct seccomp_data, arch), root);
+	struct l1_count c = { .word = malloc(g.n * sizeof(*c.word)), .need = calloc(g.n, 1) };
+	if (root != NODE_NONE && c.word && c.need) {
+		for (size_t k = 0; k < g.n; k++)
+			c.word[k] = INT64_MIN;
+		c.need[root] = 1;
+		if (dag_walk(&g, root, l1_words, &c) && dag_walk(&g, root, l1_loads, &c) &&
+		    dag_walk(&g, root, l1_sum, &c))
+			total = c.n;
+	}
+	free(c.word);
+	free(c.need);
+	free(pos);
+	dag_fini(&g);
+	return total;
+}
+
+/* P lowered (argument checks laid out as MODE says) and emitted.  *LIMIT
+ * (if not NULL) says which of the compiler's own bounds stopped the
+ * lowering, DAG_LIMIT_NONE when none did. */
+static int lower_emit(const scmpc_policy *p, struct arch_view *views,
+		      const struct scmpc_compile_opts *o, enum lower_mode mode,
+		      struct sock_filter **insns, size_t *len, enum dag_limit *limit, scmpc_diag *d)
+{
+	struct dag g;
+	dag_init(&g);
+	int64_t root = (o->flags & SCMPC_COMPILE_NAIVE)
+			       ? lower_naive(&g, p, views, d)
+			       : lower_policy(&g, p, views, mode, o->hot, d);
+	int err = root < 0 ? (int)root : emit_program(&g, (uint32_t)root, insns, len, d);
+	if (limit)
+		*limit = g.too_big ? g.limit : DAG_LIMIT_NONE;
+	dag_fini(&g);
+	return err;
+}
+
+/* The program MODE lays P out as, in place of *INSNS when there is none
+ * (*ERR < 0) or it is smaller; a lowering that fails leaves what there is
+ * and says nothing. */
+static void try_smaller(const scmpc_policy *p, struct arch_view *views,
+			const struct scmpc_compile_opts *o, enum lower_mode mode,
+			struct sock_filter **insns, size_t *len, int *err)
+{
+	struct sock_filter *t = NULL;
+	size_t n = 0;
+	if (lower_emit(p, views, o, mode, &t, &n, NULL, NULL) == 0 && (*err < 0 || n < *len)) {
+		free(*insns);
+		*insns = t;
+		*len = n;
+		*err = 0;
+		t = NULL;
+	}
+	free(t);
+}
+
+int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
+		    const struct scmpc_compile_opts *o, struct sock_filter **insns, size_t *len,
+		    bool *size_bound, scmpc_diag *d)
+{
+	/* Argument checks are laid out for the shortest worst path; when that
+	 * makes the program too long for the kernel, once more for size. */
+	enum dag_limit limit;
+	int err = lower_emit(p, views, o, LOWER_PATH, insns, len, &limit, d);
+	bool sized_out = limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES;
+	if (err == -E2BIG && sized_out && !(o->flags & SCMPC_COMPILE_NAIVE)) {
+		err = lower_emit(p, views, o, LOWER_COMPACT, insns, len, &limit, d);
+		bool sized = err == 0 || (err == -E2BIG && (limit == DAG_LIMIT_NONE ||
+							    limit == DAG_LIMIT_RANGES));
+		/* The other order of an equality's halves may be smaller, or fit
+		 * where this one does not; if neither fits, the message stays
+		 * the first order's. */
+		if (sized)
+			try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err);
+	} else if (err == 0 && !(o->flags & (SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SHORTEST)) &&
+		   ((o->flags & SCMPC_COMPILE_SMALLEST) ||
+		    (*len > calls_named(p, views) && *len > chain_layout(p, views)))) {
+		/* Both orders of an equality's halves, the smallest program
+		 * kept (the earlier on a tie).  Failing, a lowering leaves what
+		 * there is, so it says nothing. */
+		try_smaller(p, views, o, LOWER_COMPACT, insns, len, &err);
+		try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err);
+	}
+	/* Too big for one program, measured as such: not when the compiler's
+	 * own work or node bound stopped it (nor is it lowered again for size
+	 * then), which says nothing about the program's size. */
+	*size_bound = err == -E2BIG && sized_out &&
+		      (limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES) &&
+		      !(o->flags & SCMPC_COMPILE_NAIVE);
+	return err;
+}

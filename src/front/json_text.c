@@ -1,0 +1,1168 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * The JSON text around json-c.
+ *
+ * Before json-c: a file saved as UTF-16 or UTF-32, or a compiled filter
+ * given where a policy belongs, would otherwise surface as a NUL byte at
+ * some column; the user needs to hear what the file is.
+ *
+ * When json-c fails: its messages name the state it was in ("unexpected
+ * character", "quoted object property name expected"), not the mistake.
+ * The byte it stopped at usually shows the mistake (a comment, a comma
+ * before a closing bracket, a character nobody would type on purpose), so
+ * that is what the message names.
+ *
+ * The one pass over the whole text: json-c is laxer than Go's
+ * encoding/json, which runc and Docker decode profiles with (NaN,
+ * single-quoted keys, raw control characters in strings), and it silently
+ * saturates integers beyond 64 bits.  The scan enforces RFC 8259 and
+ * rejects out-of-range integers with their path; where it stops, json-c is
+ * asked whether it stops too (jsonc_verdict()), since json-c's words for a
+ * mistake are what scmpc has always said.  It also finds duplicated keys:
+ * the last value counts for Go, and json.c reads profiles so that it does
+ * for scmpc too, but a profile that says two things about one key was most
+ * likely edited by mistake, and nothing else would tell.
+ *
+ * json-c keeps one entry per key (and cuts keys at a NUL character), so the
+ * order and spelling of what Go decodes are only in the text: json.c lists
+ * an object's members from it to match keys the way Go does.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "policy/policy.h"
+#include "front/json_text.h"
+
+#define PATH_LEN 256
+/* Listed one by one; the rest are only counted, so that a generated file
+ * full of them cannot bury the other messages. */
+#define MAX_DUP_WARNINGS 20
+/* Objects up to this many keys are compared pair by pair; larger ones are
+ * sorted, so that one huge object costs n log n, not n squared. */
+#define SMALL_OBJECT 16
+
+/* ------------------------------------------------------------ positions */
+
+static void line_col(const char *s, size_t len, size_t off, unsigned *line, unsigned *col)
+{
+	unsigned l = 1, c = 1;
+	for (size_t i = 0; i < off && i < len; i++) {
+		if (s[i] == '\n') {
+			l++;
+			c = 1;
+		} else if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			c++;	/* count characters, not UTF-8 continuation bytes */
+		}
+	}
+	*line = l;
+	*col = c;
+}
+
+__attribute__((format(printf, 5, 6)))
+static int syntax_err(scmpc_diag *d, const char *s, size_t len, size_t off, const char *fmt, ...)
+{
+	unsigned line, col;
+	char where[64], why[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	line_col(s, len, off, &line, &col);
+	snprintf(where, sizeof(where), "line %u, column %u", line, col);
+	return diag_err(d, -EINVAL, where, "invalid JSON: %s", why);
+}
+
+/* Length of the well-formed UTF-8 sequence at U (N bytes available) and
+ * its code point in *CP; 0 when the bytes are not UTF-8. */
+static size_t utf8_char(const unsigned char *u, size_t n, uint32_t *cp)
+{
+	uint32_t c = u[0], min;
+	size_t len;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c < 0xe0) {
+		len = 2, c &= 0x1f, min = 0x80;
+	} else if (c >= 0xe0 && c < 0xf0) {
+		len = 3, c &= 0x0f, min = 0x800;
+	} else if (c >= 0xf0 && c < 0xf5) {
+		len = 4, c &= 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (u[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c < 0xe000))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* Characters an editor shows as nothing or as a space: quoting them would
+ * print an empty-looking "''". */
+static bool invisible(uint32_t cp)
+{
+	return cp <= 0xa0 || cp == 0xad || (cp >= 0x2000 && cp <= 0x200f) ||
+	       (cp >= 0x2028 && cp <= 0x202f) || (cp >= 0x205f && cp <= 0x206f) || cp == 0x3000 ||
+	       cp == 0xfeff;
+}
+
+/* The character at S[OFF] as a message names it: 'x', "'", '“' (U+201C),
+ * U+00A0, byte 0xff. */
+static void describe_char(const char *s, size_t n, size_t off, char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s + off;
+	uint32_t cp;
+	size_t l;
+
+	if (off >= n)
+		snprintf(buf, len, "end of input");
+	else if (u[0] == '\'')
+		snprintf(buf, len, "\"'\"");
+	else if (u[0] >= 0x20 && u[0] < 0x7f)
+		snprintf(buf, len, "'%c'", u[0]);
+	else if (!(l = utf8_char(u, n - off, &cp)) || cp < 0x80)
+		snprintf(buf, len, "byte 0x%02x", u[0]);
+	else if (cp == 0xfeff)
+		snprintf(buf, len, "byte order mark (U+FEFF)");
+	else if (invisible(cp))
+		snprintf(buf, len, "U+%04X", (unsigned)cp);
+	else
+		snprintf(buf, len, "'%.*s' (U+%04X)", (int)l, (const char *)u, (unsigned)cp);
+}
+
+static bool is_ws(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* --------------------------------------------------------- before json-c */
+
+/* JSON text starts with an ASCII character, and no character of it is a
+ * NUL or a control character other than white space; in UTF-16 or UTF-32
+ * without a byte order mark that shows in the first code units. */
+static bool wide_text(const unsigned char *u, size_t n, size_t width, bool le)
+{
+	size_t units = n / width < 4 ? n / width : 4;
+
+	if (n % width || units < 2)
+		return false;
+	for (size_t i = 0; i < units; i++) {
+		const unsigned char *p = u + i * width;
+		unsigned ch = le ? p[0] : p[width - 1];
+		for (size_t k = 1; k < width; k++)
+			if (p[le ? k : k - 1])
+				return false;
+		if (ch >= 0x80 || (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r'))
+			return false;
+	}
+	return true;
+}
+
+/* A byte order mark settles it: FF and FE never occur in UTF-8. */
+const char *json_text_wide_encoding(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (n >= 4 && (!memcmp(u, "\xff\xfe\0\0", 4) || !memcmp(u, "\0\0\xfe\xff", 4)))
+		return "UTF-32";
+	if (n >= 2 && (!memcmp(u, "\xff\xfe", 2) || !memcmp(u, "\xfe\xff", 2)))
+		return "UTF-16";
+	if (wide_text(u, n, 4, true) || wide_text(u, n, 4, false))
+		return "UTF-32";
+	if (wide_text(u, n, 2, true) || wide_text(u, n, 2, false))
+		return "UTF-16";
+	return NULL;
+}
+
+bool json_text_is_filter(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	bool le = true, be = true;
+
+	if (!n || n % 8)
+		return false;
+	/* Every opcode is below 0x100, so the high byte of each
+	 * instruction's 16-bit code is zero in one byte order throughout.
+	 * ASCII text in UTF-16 has that shape too. */
+	for (size_t i = 0; i < n && (le || be); i += 8) {
+		le = le && !u[i + 1];
+		be = be && !u[i];
+	}
+	return (le || be) && !json_text_wide_encoding(s, n);
+}
+
+SCMPC_API enum scmpc_input_kind scmpc_input_kind(const void *buf, size_t len)
+{
+	const char *s = buf;
+	size_t i = 0;
+
+	if (!s)
+		return SCMPC_INPUT_OTHER;
+	if (json_text_is_filter(s, len))
+		return SCMPC_INPUT_FILTER;
+	if (json_text_wide_encoding(s, len))
+		return SCMPC_INPUT_WIDE_TEXT;
+	/* json-c would stop at a NUL: whatever the text is, it is no profile
+	 * json-c can read in full. */
+	if (memchr(s, '\0', len))
+		return SCMPC_INPUT_OTHER;
+	/* Editors on Windows start UTF-8 files with a byte order mark, which
+	 * the user cannot see. */
+	if (len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && is_ws(s[i]))
+		i++;
+	return i < len && s[i] == '{' ? SCMPC_INPUT_JSON : SCMPC_INPUT_OTHER;
+}
+
+int json_text_precheck(const char *s, size_t n, scmpc_diag *d)
+{
+	const char *enc = json_text_wide_encoding(s, n), *nul;
+
+	if (enc)
+		return diag_err(d, -EINVAL, NULL, "the file is %s; save it as UTF-8", enc);
+	if (json_text_is_filter(s, n))
+		return diag_err(d, -EINVAL, NULL, "not a JSON policy (it looks like a compiled filter)");
+	/* json-c stops at a NUL byte as if the input ended there. */
+	if ((nul = memchr(s, '\0', n)))
+		return syntax_err(d, s, n, (size_t)(nul - s), "NUL byte in the input");
+	return 0;
+}
+
+/* ------------------------------------------------------- json-c's errors */
+
+int json_text_syntax_error(const char *s, size_t n, size_t off, enum json_tokener_error te,
+			   scmpc_diag *d)
+{
+	char what[64];
+	size_t p = off < n ? off : n;
+
+	if (te == json_tokener_continue)
+		return syntax_err(d, s, n, n, "unexpected end of input");
+	/* json-c stops at the slash of a comment wherever it stands, each time
+	 * with a message about what it expected instead. */
+	if (p + 1 < n && s[p] == '/' && (s[p + 1] == '/' || s[p + 1] == '*'))
+		return syntax_err(d, s, n, p, "comments are not allowed");
+	/* Only white space stands between the bracket json-c stopped at and
+	 * the comma, so the comma is no string's: it is a trailing comma. */
+	if (p < n && (s[p] == ']' || s[p] == '}')) {
+		size_t q = p;
+		while (q > 0 && is_ws(s[q - 1]))
+			q--;
+		if (q > 0 && s[q - 1] == ',')
+			return syntax_err(d, s, n, p, "unexpected '%c' after ','", s[p]);
+	}
+	if (te == json_tokener_error_parse_unexpected) {
+		describe_char(s, n, p, what, sizeof(what));
+		return syntax_err(d, s, n, p, "unexpected %s", what);
+	}
+	return syntax_err(d, s, n, p, "%s", json_tokener_error_desc(te));
+}
+
+/* --------------------------------------------------- after json-c: scan */
+
+struct key {
+	size_t off, len;	/* the decoded key in the arena */
+	size_t pos;		/* where it starts in the text */
+	const char *p;		/* arena + off, set only while sorting */
+};
+
+struct dup {
+	size_t pos;		/* the key's first repetition */
+	char path[PATH_LEN];
+};
+
+/* An out-of-range integer: the literal, for the message, and its path. */
+struct big {
+	char lit[48];
+	char path[PATH_LEN];
+};
+
+struct json_text_report {
+	/* The earliest duplicates by position (objects close innermost
+	 * first, out of text order), and how many there are in all. */
+	struct dup dups[MAX_DUP_WARNINGS];
+	size_t nkept, ndups;
+	/* The first out-of-range integer below the prefix, and anywhere. */
+	struct big in_pre, any;
+};
+
+/* An open container, for json-c's reading of a text the scan refused:
+ * json-c is in the same state at CURSOR, just past the opening bracket or
+ * (SOME) a comma, whatever the members before it held. */
+struct frame {
+	char open;
+	bool some;
+	size_t cursor;
+};
+
+struct scan {
+	const char *s;
+	size_t n, i;
+	/* the containers open where the scan stopped, outermost first */
+	struct frame fr[JSON_MAX_DEPTH + 1];
+	size_t nfr;
+	size_t root_end;	/* past the top-level value, once it is complete */
+	bool root_done;
+	const char *pre;	/* out-of-range integers matter below this path */
+	char path[PATH_LEN];
+	bool path_ok;		/* false once a key did not fit in path */
+	char why[128];		/* the first syntax error, at offset at */
+	size_t at;
+	bool oom;
+	/* Keys of the objects still open, innermost last, decoded so that
+	 * "a" and "\u0061" compare equal. */
+	char *arena;
+	size_t alen, acap;
+	struct key *keys;
+	size_t nkeys, kcap;
+	struct json_text_report *r;
+};
+
+static bool sc_fail(struct scan *sc, const char *why)
+{
+	if (!sc->why[0]) {
+		snprintf(sc->why, sizeof(sc->why), "%s", why);
+		sc->at = sc->i;
+	}
+	return false;
+}
+
+static bool sc_unexpected(struct scan *sc, size_t at, const char *after)
+{
+	char what[64];
+
+	if (!sc->why[0]) {
+		describe_char(sc->s, sc->n, at, what, sizeof(what));
+		snprintf(sc->why, sizeof(sc->why), "unexpected %s%s", what, after);
+		sc->at = at;
+	}
+	return false;
+}
+
+static bool sc_oom(struct scan *sc)
+{
+	sc->oom = true;
+	return false;
+}
+
+static void sc_ws(struct scan *sc)
+{
+	while (sc->i < sc->n && is_ws(sc->s[sc->i]))
+		sc->i++;
+}
+
+static int hexval(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+static bool is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* The four hex digits at S[AT]; -1 when they are not. */
+static long hex4(const struct scan *sc, size_t at)
+{
+	long v = 0;
+	for (size_t j = 0; j < 4; j++) {
+		int h = at + j < sc->n ? hexval(sc->s[at + j]) : -1;
+		if (h < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+static bool arena_put(struct scan *sc, const char *b, size_t len)
+{
+	if (len > sc->acap - sc->alen) {
+		size_t cap = sc->acap;
+		char *p;
+		while (cap - sc->alen < len) {
+			if (cap > SIZE_MAX / 2)
+				return sc_oom(sc);
+			cap *= 2;
+		}
+		if (!(p = realloc(sc->arena, cap)))
+			return sc_oom(sc);
+		sc->arena = p;
+		sc->acap = cap;
+	}
+	memcpy(sc->arena + sc->alen, b, len);
+	sc->alen += len;
+	return true;
+}
+
+static bool arena_put_cp(struct scan *sc, uint32_t cp)
+{
+	char b[4];
+	size_t l;
+
+	if (cp < 0x80) {
+		b[0] = (char)cp, l = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3f)), l = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f)), l = 3;
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18), b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), b[3] = (char)(0x80 | (cp & 0x3f)), l = 4;
+	}
+	return arena_put(sc, b, l);
+}
+
+/* Scans the string at sc->i; with DECODE, appends its value to the arena
+ * as UTF-8.  A lone surrogate decodes to U+FFFD, as Go decodes it, so keys
+ * equal for Go are equal here. */
+static bool sc_string(struct scan *sc, bool decode)
+{
+	sc->i++;	/* the opening quote */
+	while (sc->i < sc->n) {
+		unsigned char ch = (unsigned char)sc->s[sc->i];
+		uint32_t cp = ch;
+		size_t run;
+
+		if (ch == '"') {
+			sc->i++;
+			return true;
+		}
+		if (ch < 0x20)
+			return sc_fail(sc, "control character in a string");
+		if (ch != '\\') {
+			/* Copy up to the next quote, escape or control byte at once. */
+			for (run = 1; sc->i + run < sc->n; run++) {
+				unsigned char c2 = (unsigned char)sc->s[sc->i + run];
+				if (c2 == '"' || c2 == '\\' || c2 < 0x20)
+					break;
+			}
+			if (decode && !arena_put(sc, sc->s + sc->i, run))
+				return false;
+			sc->i += run;
+			continue;
+		}
+		if (sc->i + 1 >= sc->n)
+			break;
+		switch (sc->s[sc->i + 1]) {
+		case '"': cp = '"'; break;
+		case '\\': cp = '\\'; break;
+		case '/': cp = '/'; break;
+		case 'b': cp = '\b'; break;
+		case 'f': cp = '\f'; break;
+		case 'n': cp = '\n'; break;
+		case 'r': cp = '\r'; break;
+		case 't': cp = '\t'; break;
+		case 'u': {
+			long v = hex4(sc, sc->i + 2), lo;
+			if (v < 0)
+				return sc_fail(sc, "invalid \\u escape in a string");
+			cp = (uint32_t)v;
+			sc->i += 4;
+			if (cp >= 0xdc00 && cp < 0xe000) {
+				cp = 0xfffd;
+			} else if (cp >= 0xd800 && cp < 0xdc00) {
+				/* only a low surrogate right after completes the pair */
+				if (sc->i + 7 < sc->n && sc->s[sc->i + 2] == '\\' && sc->s[sc->i + 3] == 'u' &&
+				    (lo = hex4(sc, sc->i + 4)) >= 0xdc00 && lo < 0xe000) {
+					cp = 0x10000 + ((cp - 0xd800) << 10) + ((uint32_t)lo - 0xdc00);
+					sc->i += 6;
+				} else {
+					cp = 0xfffd;
+				}
+			}
+			break;
+		}
+		default:
+			return sc_fail(sc, "invalid escape in a string");
+		}
+		sc->i += 2;
+		if (decode && !arena_put_cp(sc, cp))
+			return false;
+	}
+	return sc_fail(sc, "unterminated string");
+}
+
+static char ascii_upper(char ch)
+{
+	return ch >= 'a' && ch <= 'z' ? (char)(ch - 'a' + 'A') : ch;
+}
+
+/* Go's encoding/json matches a key to a field as bytes.EqualFold does:
+ * ASCII letters in either case, and the two other characters whose simple
+ * case folding is an ASCII letter, U+017F (long s) and U+212A (Kelvin
+ * sign).  The number of bytes of S that spell NAME (ASCII) that way, or
+ * SIZE_MAX when S does not begin with it. */
+static size_t fold_prefix(const char *s, size_t len, const char *name)
+{
+	size_t i = 0;
+
+	for (; *name; name++) {
+		char up = ascii_upper(*name);
+		if (i < len && (unsigned char)s[i] < 0x80 && ascii_upper(s[i]) == up)
+			i++;
+		else if (up == 'S' && len - i >= 2 && !memcmp(s + i, "\xc5\xbf", 2))
+			i += 2;
+		else if (up == 'K' && len - i >= 3 && !memcmp(s + i, "\xe2\x84\xaa", 3))
+			i += 3;
+		else
+			return SIZE_MAX;
+	}
+	return i;
+}
+
+bool json_text_fold_eq(const char *key, size_t klen, const char *name)
+{
+	return fold_prefix(key, klen, name) == klen;
+}
+
+/* PATH is PRE or below it, its keys matched as Go matches them, since Go
+ * reads "Linux" as "linux". */
+static bool in_prefix(const char *path, const char *pre)
+{
+	size_t n = fold_prefix(path, strlen(path), pre);
+
+	if (!pre[0])
+		return true;
+	return n != SIZE_MAX && (path[n] == '\0' || path[n] == '.' || path[n] == '[');
+}
+
+static void note_big(struct big *b, const char *path, const char *lit, size_t nd)
+{
+	snprintf(b->path, sizeof(b->path), "%s", path);
+	if (nd < sizeof(b->lit))
+		snprintf(b->lit, sizeof(b->lit), "%.*s", (int)nd, lit);
+	else
+		snprintf(b->lit, sizeof(b->lit), "%.20s...", lit);
+}
+
+static bool sc_number(struct scan *sc)
+{
+	const char *s = sc->s;
+	size_t st = sc->i, digits_end;
+	bool integer = true, neg = false;
+
+	if (s[sc->i] == '-') {
+		neg = true;
+		sc->i++;
+	}
+	if (sc->i >= sc->n || !is_digit(s[sc->i]))
+		return sc_fail(sc, "invalid number");
+	if (s[sc->i] == '0')
+		sc->i++;
+	else
+		while (sc->i < sc->n && is_digit(s[sc->i]))
+			sc->i++;
+	digits_end = sc->i;
+	if (sc->i < sc->n && s[sc->i] == '.') {
+		integer = false;
+		sc->i++;
+		if (sc->i >= sc->n || !is_digit(s[sc->i]))
+			return sc_fail(sc, "invalid number");
+		while (sc->i < sc->n && is_digit(s[sc->i]))
+			sc->i++;
+	}
+	if (sc->i < sc->n && (s[sc->i] == 'e' || s[sc->i] == 'E')) {
+		integer = false;
+		sc->i++;
+		if (sc->i < sc->n && (s[sc->i] == '+' || s[sc->i] == '-'))
+			sc->i++;
+		if (sc->i >= sc->n || !is_digit(s[sc->i]))
+			return sc_fail(sc, "invalid number");
+		while (sc->i < sc->n && is_digit(s[sc->i]))
+			sc->i++;
+	}
+	/* json-c turns these into UINT64_MAX without a word; negative ones
+	 * saturate to a negative value and are rejected as negative later. */
+	size_t nd = digits_end - st;
+	if (integer && !neg && (nd > 20 || (nd == 20 && memcmp(s + st, "18446744073709551615", 20) > 0)) &&
+	    sc->path_ok) {
+		if (!sc->r->any.path[0])
+			note_big(&sc->r->any, sc->path, s + st, nd);
+		if (!sc->r->in_pre.path[0] && in_prefix(sc->path, sc->pre))
+			note_big(&sc->r->in_pre, sc->path, s + st, nd);
+	}
+	return true;
+}
+
+static bool sc_literal(struct scan *sc, const char *word)
+{
+	for (size_t k = 0; word[k]; k++)
+		if (sc->i + k >= sc->n || sc->s[sc->i + k] != word[k])
+			return sc_unexpected(sc, sc->i + k, "");
+	sc->i += strlen(word);
+	return true;
+}
+
+/* Appends ".KEY" (no dot at the start of a path) to the path in DST, which
+ * has ROOM bytes; false when it had to be cut.  Control characters become
+ * '?' so that a key cannot drive the terminal a message is printed on. */
+static bool put_key(char *dst, size_t room, bool dot, const char *key, size_t klen)
+{
+	size_t w = 0;
+	bool quote = !klen;	/* "" would vanish from the path */
+
+	if (dot && w + 1 < room)
+		dst[w++] = '.';
+	if (quote && w + 1 < room)
+		dst[w++] = '"';
+	for (size_t k = 0; k < klen && w + 1 < room; k++) {
+		unsigned char ch = (unsigned char)key[k];
+		dst[w++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+	}
+	if (quote && w + 1 < room)
+		dst[w++] = '"';
+	if (room)
+		dst[w] = '\0';
+	return w == (size_t)dot + klen + (quote ? 2 : 0);
+}
+
+static void note_dup(struct scan *sc, const struct key *k)
+{
+	struct json_text_report *r = sc->r;
+	size_t at;
+
+	r->ndups++;
+	if (r->nkept == MAX_DUP_WARNINGS && k->pos > r->dups[MAX_DUP_WARNINGS - 1].pos)
+		return;
+	if (r->nkept < MAX_DUP_WARNINGS)
+		r->nkept++;
+	for (at = r->nkept - 1; at > 0 && r->dups[at - 1].pos > k->pos; at--)
+		;
+	memmove(&r->dups[at + 1], &r->dups[at], (r->nkept - 1 - at) * sizeof(r->dups[0]));
+	r->dups[at].pos = k->pos;
+	snprintf(r->dups[at].path, PATH_LEN, "%s", sc->path);
+	size_t plen = strlen(r->dups[at].path);
+	put_key(r->dups[at].path + plen, PATH_LEN - plen, plen > 0, sc->arena + k->off, k->len);
+}
+
+static bool key_eq(const struct scan *sc, const struct key *a, const struct key *b)
+{
+	return a->len == b->len && (!a->len || !memcmp(sc->arena + a->off, sc->arena + b->off, a->len));
+}
+
+/* By key, then by position: each run of equal keys is in text order. */
+static int key_cmp(const void *x, const void *y)
+{
+	const struct key *a = x, *b = y;
+	size_t l = a->len < b->len ? a->len : b->len;
+	int c = l ? memcmp(a->p, b->p, l) : 0;
+
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Notes each key the object being closed (keys from BASE on) repeats,
+ * once, at its first repetition. */
+static void check_object(struct scan *sc, size_t base)
+{
+	struct key *k = sc->keys + base;
+	size_t m = sc->nkeys - base;
+
+	if (m <= SMALL_OBJECT) {
+		for (size_t j = 1; j < m; j++) {
+			size_t same = 0;
+			for (size_t i = 0; i < j && same < 2; i++)
+				same += key_eq(sc, &k[i], &k[j]);
+			if (same == 1)
+				note_dup(sc, &k[j]);
+		}
+		return;
+	}
+	for (size_t i = 0; i < m; i++)
+		k[i].p = sc->arena + k[i].off;
+	qsort(k, m, sizeof(*k), key_cmp);
+	for (size_t i = 0, j; i < m; i = j) {
+		for (j = i + 1; j < m && key_eq(sc, &k[i], &k[j]); j++)
+			;
+		if (j - i > 1)
+			note_dup(sc, &k[i + 1]);
+	}
+}
+
+static bool sc_value(struct scan *sc, int depth);
+
+/* Scans one member value with KEY (or index IDX when KEY is NULL) appended
+ * to the current path. */
+static bool sc_member(struct scan *sc, const char *key, size_t klen, size_t idx, int depth)
+{
+	size_t plen = strlen(sc->path);
+	bool ok = sc->path_ok;
+
+	if (ok) {
+		size_t room = PATH_LEN - plen;
+		if (key) {
+			if (!put_key(sc->path + plen, room, plen > 0, key, klen))
+				sc->path_ok = false;
+		} else {
+			int w = snprintf(sc->path + plen, room, "[%zu]", idx);
+			if (w < 0 || (size_t)w >= room)
+				sc->path_ok = false;
+		}
+	}
+	bool r = sc_value(sc, depth + 1);
+	sc->path[plen] = '\0';
+	sc->path_ok = ok;
+	return r;
+}
+
+/* Opens a container at sc->i (depth checked by sc_value(), so there is
+ * room). */
+static void sc_push(struct scan *sc, char open)
+{
+	sc->i++;
+	sc->fr[sc->nfr++] = (struct frame){ .open = open, .cursor = sc->i };
+}
+
+static void sc_comma(struct scan *sc)
+{
+	sc->i++;
+	sc->fr[sc->nfr - 1].some = true;
+	sc->fr[sc->nfr - 1].cursor = sc->i;
+}
+
+static bool sc_pop(struct scan *sc)
+{
+	sc->i++;
+	sc->nfr--;
+	return true;
+}
+
+static bool sc_object(struct scan *sc, int depth)
+{
+	size_t base = sc->nkeys, abase = sc->alen;
+
+	sc_push(sc, '{');
+	sc_ws(sc);
+	if (sc->i < sc->n && sc->s[sc->i] == '}')
+		return sc_pop(sc);
+	for (;;) {
+		struct key *k;
+		sc_ws(sc);
+		if (sc->i >= sc->n || sc->s[sc->i] != '"')
+			return sc_fail(sc, "expected a double-quoted key");
+		if (!array_reserve(&sc->keys, &sc->kcap, sc->nkeys, sizeof(*sc->keys), 16))
+			return sc_oom(sc);
+		k = &sc->keys[sc->nkeys++];
+		k->off = sc->alen;
+		k->pos = sc->i;
+		if (!sc_string(sc, true))
+			return false;
+		k->len = sc->alen - k->off;
+		sc_ws(sc);
+		if (sc->i >= sc->n || sc->s[sc->i] != ':')
+			return sc_fail(sc, "expected ':'");
+		sc->i++;
+		/* k is not used past here: objects in the value may move the
+		 * key array */
+		if (!sc_member(sc, sc->arena + k->off, k->len, 0, depth))
+			return false;
+		sc_ws(sc);
+		if (sc->i < sc->n && sc->s[sc->i] == ',') {
+			sc_comma(sc);
+			continue;
+		}
+		if (sc->i < sc->n && sc->s[sc->i] == '}') {
+			check_object(sc, base);
+			sc->nkeys = base;
+			sc->alen = abase;
+			return sc_pop(sc);
+		}
+		return sc_fail(sc, "expected ',' or '}'");
+	}
+}
+
+static bool sc_array(struct scan *sc, int depth)
+{
+	sc_push(sc, '[');
+	sc_ws(sc);
+	if (sc->i < sc->n && sc->s[sc->i] == ']')
+		return sc_pop(sc);
+	for (size_t idx = 0;; idx++) {
+		if (!sc_member(sc, NULL, 0, idx, depth))
+			return false;
+		sc_ws(sc);
+		if (sc->i < sc->n && sc->s[sc->i] == ',') {
+			sc_comma(sc);
+			continue;
+		}
+		if (sc->i < sc->n && sc->s[sc->i] == ']')
+			return sc_pop(sc);
+		return sc_fail(sc, "expected ',' or ']'");
+	}
+}
+
+static bool sc_value(struct scan *sc, int depth)
+{
+	sc_ws(sc);
+	if (sc->i >= sc->n)
+		return sc_fail(sc, "unexpected end of input");
+	if (depth > JSON_MAX_DEPTH)
+		return sc_fail(sc, "nesting too deep");
+	switch (sc->s[sc->i]) {
+	case '{':
+		return sc_object(sc, depth);
+	case '[':
+		return sc_array(sc, depth);
+	case '"':
+		return sc_string(sc, false);
+	case 't':
+		return sc_literal(sc, "true");
+	case 'f':
+		return sc_literal(sc, "false");
+	case 'n':
+		return sc_literal(sc, "null");
+	default:
+		if (sc->s[sc->i] == '-' || is_digit(sc->s[sc->i]))
+			return sc_number(sc);
+		return sc_unexpected(sc, sc->i, "");
+	}
+}
+
+const char *json_text_kind(const char *s, size_t n, size_t at)
+{
+	bool dbl = false;
+
+	if (at >= n)
+		return "an unknown value";
+	switch (s[at]) {
+	case '{': return "an object";
+	case '[': return "an array";
+	case '"': return "a string";
+	case 't':
+	case 'f': return "a boolean";
+	case 'n': return "null";
+	case 'N':
+	case 'I': return "a non-integer number";	/* json-c's NaN, Infinity */
+	default: break;
+	}
+	if (s[at] == '-' && at + 1 < n && s[at + 1] == 'I')
+		return "a non-integer number";
+	for (size_t i = at; i < n && s[i] && (is_digit(s[i]) || strchr("+-.eE", s[i])); i++)
+		dbl = dbl || s[i] == '.' || s[i] == 'e' || s[i] == 'E';
+	return dbl ? "a non-integer number" : "a number";
+}
+
+/* How far past the scan's error json-c is given to find one of its own. */
+#define JSONC_WINDOW (64 * 1024)
+
+/*
+ * The scan refused the text at sc->at.  scmpc has always named json-c's
+ * error when json-c refuses the text too, in json-c's terms as
+ * json_text_syntax_error() words them, and the scan's otherwise.  json-c
+ * does not need what lies before: its state at the cursor of the innermost
+ * open container depends only on the containers open there, so it reads a
+ * skeleton of those followed by the text from the cursor, and holds no
+ * tree of the document.  Past JSONC_WINDOW bytes after the scan's error
+ * json-c is not asked: there, a second mistake would be named instead of
+ * the first.
+ */
+static int jsonc_verdict(const struct scan *sc, scmpc_diag *d)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, base = 0, skel = 0, end, first = 0, parsed;
+	json_tokener *tok;
+	json_object *v;
+	enum json_tokener_error te;
+	bool accepted = false;
+	char *buf;
+	int r = 1;
+
+	while (first < n && is_ws(s[first]))
+		first++;
+	/* past a whole top-level object or array, json-c is done with it
+	 * whatever it held; a number it reads again, since json-c's numbers
+	 * end elsewhere than Go's ("0123") */
+	if (sc->nfr)
+		base = sc->fr[sc->nfr - 1].cursor;
+	else if (sc->root_done && first < n && (s[first] == '{' || s[first] == '['))
+		base = sc->root_end;
+	end = n - sc->at > JSONC_WINDOW ? sc->at + JSONC_WINDOW : n;
+	if (!(buf = malloc(sc->nfr * 6 + 2 + (end - base))) ||
+	    !(tok = json_tokener_new_ex(JSON_MAX_DEPTH))) {
+		free(buf);
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	for (size_t k = 0; k < sc->nfr; k++) {
+		const char *fill = sc->fr[k].open == '{' ? "\"\":0," : "0,";
+		buf[skel++] = sc->fr[k].open;
+		if (k + 1 < sc->nfr && sc->fr[k].open == '{')
+			fill = "\"\":";
+		else if (k + 1 < sc->nfr || !sc->fr[k].some)
+			fill = "";
+		memcpy(buf + skel, fill, strlen(fill));
+		skel += strlen(fill);
+	}
+	if (!sc->nfr && base) {
+		memcpy(buf, "{}", 2);
+		skel = 2;
+	}
+	memcpy(buf + skel, s + base, end - base);
+	v = json_tokener_parse_ex(tok, buf, (int)(skel + end - base));
+	te = json_tokener_get_error(tok);
+	parsed = (size_t)json_tokener_get_parse_end(tok);
+	if (!v && te == json_tokener_continue && end == n) {
+		/* a terminating NUL tells json-c the input is complete */
+		v = json_tokener_parse_ex(tok, "", 1);
+		te = json_tokener_get_error(tok);
+		if (!v && te != json_tokener_success)
+			r = json_text_syntax_error(s, n, n, json_tokener_continue, d);
+		else
+			accepted = true;
+	} else if (te == json_tokener_success) {
+		accepted = end == n;
+	} else if (te != json_tokener_continue && parsed >= skel) {
+		r = json_text_syntax_error(s, n, base + parsed - skel, te, d);
+	}
+	json_object_put(v);
+	json_tokener_free(tok);
+	free(buf);
+	if (r != 1)
+		return r;
+	/* json-c took the whole text: what it held was judged first */
+	if (accepted && first < n && s[first] == 'n')
+		return diag_err(d, -EINVAL, NULL, "expected a JSON object at the top level, got null");
+	if (accepted && first < n && s[first] != '{')
+		return diag_err(d, -EINVAL, "", "expected a JSON object at the top level, got %s",
+				json_text_kind(s, n, first));
+	return syntax_err(d, s, n, sc->at, "%s", sc->why);
+}
+
+int json_text_scan(const char *s, size_t n, const char *pre, struct json_text_report **out,
+		   scmpc_diag *d)
+{
+	struct scan *sc = calloc(1, sizeof(*sc));
+	int r = 0;
+
+	*out = NULL;
+	/* allocated up front: an empty first key points into it too */
+	if (!sc || !(sc->arena = malloc(sc->acap = 256)) || !(sc->r = calloc(1, sizeof(*sc->r)))) {
+		if (sc)
+			free(sc->arena);
+		free(sc);
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	}
+	sc->s = s;
+	sc->n = n;
+	sc->pre = pre;
+	sc->path_ok = true;
+	if (sc_value(sc, 1)) {
+		sc->root_done = true;
+		sc->root_end = sc->i;
+		sc_ws(sc);
+		if (sc->i < sc->n)
+			sc_unexpected(sc, sc->i, " after the top-level value");
+	}
+	if (sc->oom)
+		r = diag_err(d, -ENOMEM, NULL, "out of memory");
+	else if (sc->why[0])
+		r = jsonc_verdict(sc, d);
+	if (r)
+		free(sc->r);
+	else
+		*out = sc->r;
+	free(sc->arena);
+	free(sc->keys);
+	free(sc);
+	return r;
+}
+
+int json_text_report(struct json_text_report *r, bool in_pre, const size_t *skip, size_t nskip,
+		     scmpc_diag *d)
+{
+	const struct big *b = in_pre ? &r->in_pre : &r->any;
+	int ret = 0;
+
+	for (size_t i = 0; i < r->nkept; i++) {
+		size_t k;
+		for (k = 0; k < nskip && skip[k] != r->dups[i].pos; k++)
+			;
+		if (k == nskip)
+			diag_warn(d, "%s: duplicate key; the last value counts", r->dups[i].path);
+	}
+	if (r->ndups > r->nkept)
+		diag_warn(d, "%zu more duplicate keys; the last value of each counts", r->ndups - r->nkept);
+	if (b->path[0])
+		ret = diag_err(d, -EINVAL, b->path, "%s does not fit in 64 bits", b->lit);
+	free(r);
+	return ret;
+}
+
+void json_text_report_free(struct json_text_report *r)
+{
+	free(r);
+}
+
+int json_text_check(const char *s, size_t n, const char *pre, scmpc_diag *d)
+{
+	struct json_text_report *r;
+	int ret = json_text_scan(s, n, pre, &r, d);
+
+	return ret ? ret : json_text_report(r, pre[0] != '\0', NULL, 0, d);
+}
+
+/* ---------------------------------------- after the checks: navigation */
+
+/* S[I] opens a string; the offset past its closing quote.  memchr() runs
+ * to the next quote at once: this is the hot loop of every walk. */
+static size_t skip_string(const char *s, size_t n, size_t i)
+{
+	for (i++; i < n;) {
+		const char *q = memchr(s + i, '"', n - i);
+		size_t k, bs = 0;
+		if (!q)
+			return n;
+		/* escaped when an odd number of backslashes stand before it */
+		for (k = (size_t)(q - s); k > i && s[k - 1] == '\\'; k--)
+			bs++;
+		i = (size_t)(q - s) + 1;
+		if (!(bs & 1))
+			return i;
+	}
+	return n;
+}
+
+size_t json_text_skip(const char *s, size_t n, size_t i)
+{
+	size_t depth = 0;
+
+	while (i < n) {
+		char ch = s[i];
+		if (ch == '"') {
+			i = skip_string(s, n, i);
+		} else if (ch == '{' || ch == '[') {
+			depth++;
+			i++;
+		} else if (ch == '}' || ch == ']') {
+			depth--;
+			i++;
+		} else if (is_ws(ch) || ch == ',' || ch == ':') {
+			i++;
+		} else {
+			/* a number or a literal */
+			while (i < n && !is_ws(s[i]) && s[i] != ',' && s[i] != ']' && s[i] != '}')
+				i++;
+		}
+		if (!depth)
+			return i;
+	}
+	return n;
+}
+
+static size_t skip_ws(const char *s, size_t n, size_t i)
+{
+	while (i < n && is_ws(s[i]))
+		i++;
+	return i;
+}
+
+size_t json_text_first(const char *s, size_t n, size_t at)
+{
+	size_t i = skip_ws(s, n, at + 1);
+	return i < n && s[i] != ']' ? i : n;
+}
+
+size_t json_text_after(const char *s, size_t n, size_t end)
+{
+	size_t i = skip_ws(s, n, end);
+	return i < n && s[i] == ',' ? skip_ws(s, n, i + 1) : n;
+}
+
+size_t json_text_next(const char *s, size_t n, size_t at)
+{
+	return json_text_after(s, n, json_text_skip(s, n, at));
+}
+
+/* Sets each member's repeat flag: pair by pair for a small object, by
+ * sorting for a large one, as check_object() finds duplicates. */
+static int mark_repeats(struct json_members *ms)
+{
+	struct key *k;
+
+	for (size_t j = 0; j < ms->n; j++) {
+		ms->m[j].repeat = false;
+		for (size_t i = 0; ms->n <= SMALL_OBJECT && i < j && !ms->m[j].repeat; i++)
+			ms->m[j].repeat = ms->m[i].klen == ms->m[j].klen &&
+					  !memcmp(ms->keys + ms->m[i].koff, ms->keys + ms->m[j].koff,
+						  ms->m[j].klen);
+	}
+	if (ms->n <= SMALL_OBJECT)
+		return 0;
+	if (!(k = malloc(ms->n * sizeof(*k))))
+		return -ENOMEM;
+	for (size_t i = 0; i < ms->n; i++) {
+		k[i].len = ms->m[i].klen;
+		k[i].pos = i;
+		k[i].p = ms->keys + ms->m[i].koff;
+	}
+	qsort(k, ms->n, sizeof(*k), key_cmp);
+	for (size_t i = 1; i < ms->n; i++)
+		ms->m[k[i].pos].repeat = k[i].len == k[i - 1].len && !memcmp(k[i].p, k[i - 1].p, k[i].len);
+	free(k);
+	return 0;
+}
+
+int json_text_members(const char *s, size_t n, size_t at, struct json_members *out)
+{
+	struct scan sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.s = s;
+	sc.n = n;
+	sc.i = skip_ws(s, n, at + 1);
+	out->n = 0;
+	if (!out->keys && !(out->keys = malloc(out->kcap = 256)))
+		return -ENOMEM;
+	/* the key arena is the scan's while it runs */
+	sc.arena = out->keys;
+	sc.acap = out->kcap;
+	while (sc.i < n && s[sc.i] == '"') {
+		struct json_member *m;
+		if (!array_reserve(&out->m, &out->cap, out->n, sizeof(*out->m), 16)) {
+			sc.oom = true;
+			break;
+		}
+		m = &out->m[out->n++];
+		m->key_at = sc.i;
+		m->koff = sc.alen;
+		if (!sc_string(&sc, true))
+			break;
+		m->klen = sc.alen - m->koff;
+		/* the ':' */
+		m->at = skip_ws(s, n, skip_ws(s, n, sc.i) + 1);
+		sc.i = skip_ws(s, n, json_text_skip(s, n, m->at));
+		if (sc.i < n && s[sc.i] == ',')
+			sc.i = skip_ws(s, n, sc.i + 1);
+	}
+	out->keys = sc.arena;
+	out->kcap = sc.acap;
+	return sc.oom ? -ENOMEM : mark_repeats(out);
+}
+
+void json_members_free(struct json_members *ms)
+{
+	free(ms->m);
+	free(ms->keys);
+	memset(ms, 0, sizeof(*ms));
+}

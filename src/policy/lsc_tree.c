@@ -1,0 +1,618 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * libseccomp keeps the conditional rules of one syscall as a tree of 32-bit
+ * comparisons.  Each rule becomes a chain: its conditions in argument
+ * order, a 64-bit condition split into comparisons of the high and the low
+ * word (a 64-bit "greater than" is "high word greater, or high word equal
+ * and low word greater", so the next condition is reached from two
+ * comparisons).  Chains are merged one by one, in the order the rules are
+ * added: where a comparison equals one already on a level, the two are
+ * shared and the merge goes on below it; any other comparison is placed on
+ * the level in libseccomp's order: higher argument first, a high word
+ * before a low one, equality before "less" before "greater", then by
+ * constant (descending, ascending for "less").
+ *
+ * The program tries the comparisons of a level in that order.  A branch
+ * with an action decides; a branch that goes on to a deeper level and
+ * decides nothing there comes back to the next comparison of the level
+ * above; a comparison with nothing on the taken branch passes to the next
+ * one too.  So the first comparison in that order leading to an action
+ * wins, whatever the actions' severity: `a2 > 256 -> ERRNO(5)` and
+ * `a2 > 128 -> ERRNO(6)` give ERRNO(6) for 200 and ERRNO(5) for 300, in
+ * either order.
+ *
+ * What is reproduced (facts from libseccomp 2.5.4's db.c and gen_bpf.c;
+ * tests/test_differential.c holds the result against its programs): the
+ * chains, the merge with its refusals (-EEXIST, which runc and crun turn
+ * into a failure to start) and with what it does to a level that a
+ * two-way chain links in twice, and the order of evaluation.  Not
+ * reproduced: libseccomp's pruning, which removes what it takes for
+ * covered by a rule with the same action and in doing so drops some rules
+ * that are not covered (`a4 == 7` then `a4 != 7 && a2 == 9`, both KILL,
+ * installs only the first), and the faults of its code generator
+ * (tests/lsc_ref.c names them).  Copying those would install filters
+ * missing rules; the differential skips such calls.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/filter.h>
+#include "policy/lsc_tree.h"
+
+#define NONE (-1)
+/* Steps a merge or a walk may take before the tree is called looping:
+ * far above any real tree (a level holds at most a few thousand nodes). */
+#define STEP_LIMIT (1u << 24)
+
+enum { CMP_EQ, CMP_MASKED, CMP_GT, CMP_GE };
+
+struct lt_node {
+	uint32_t mask, datum;
+	uint64_t full;		/* the rule's 64-bit constant */
+	uint8_t arg, cmp;	/* CMP_* */
+	uint8_t orig;		/* the rule's scmpc_op: it, not cmp, orders a level */
+	bool hi;		/* compares the high word */
+	/* Per branch, [1] taken when the comparison holds, [0] when not. */
+	bool has[2];		/* the branch has an action */
+	uint32_t act[2];
+	uint32_t rule[2];	/* the policy rule the action comes from */
+	int32_t sub[2];		/* the level the branch goes on to, or NONE */
+	int32_t prev, next;	/* neighbours on the node's level */
+};
+
+struct lsc_tree {
+	struct lt_node *n;
+	size_t len, cap;
+	int32_t root;
+	uint8_t *mark;		/* loop check: 0 unseen, 1 in progress, 2 done */
+};
+
+/* ------------------------------------------------------------ chains */
+
+static int32_t node(struct lsc_tree *t, const struct scmpc_cond *c, bool hi, uint8_t cmp,
+		    uint32_t k, uint32_t mask, uint64_t full)
+{
+	int32_t i = (int32_t)t->len++;
+	t->n[i] = (struct lt_node){ .mask = mask, .datum = k & mask, .full = full,
+				    .arg = (uint8_t)c->arg, .cmp = cmp, .orig = (uint8_t)c->op,
+				    .hi = hi, .sub = { NONE, NONE }, .prev = NONE, .next = NONE };
+	return i;
+}
+
+/* A branch through which a chain goes on: to the next condition, or, after
+ * the last, to the rule's action. */
+struct exit {
+	int32_t node;
+	int branch;
+};
+
+static int cmp_conds(const void *a, const void *b)
+{
+	const struct scmpc_cond *x = *(const struct scmpc_cond *const *)a;
+	const struct scmpc_cond *y = *(const struct scmpc_cond *const *)b;
+	if (x->arg != y->arg)
+		return x->arg < y->arg ? -1 : 1;
+	return x < y ? -1 : x > y;	/* stable: conditions on one argument keep their order */
+}
+
+/* Rule R's chain, appended to T (room reserved).  NONE when no condition
+ * tests anything, -ENOMEM on failure. */
+static int64_t chain(struct lsc_tree *t, const struct rule *r, uint32_t source, bool wide_abi)
+{
+	const struct scmpc_cond **order = malloc((r->nconds ? r->nconds : 1) * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nconds; i++)
+		order[i] = &r->conds[i];
+	qsort(order, r->nconds, sizeof(*order), cmp_conds);
+
+	int32_t head = NONE;
+	struct exit prev[2];
+	size_t nprev = 0;
+	for (size_t i = 0; i < r->nconds; i++) {
+		const struct scmpc_cond *c = order[i];
+		bool wide = wide_abi && !(c->flags & SCMPC_COND_32BIT);
+		bool masked = c->op == SCMPC_OP_MASKED_EQ;
+		uint64_t mask = masked ? c->value : UINT64_MAX, k = masked ? c->value2 : c->value;
+		/* A masked compare of no bits tests nothing: libseccomp leaves it
+		 * out (in the width the ABI compares). */
+		if (masked && !(wide ? mask : (uint32_t)mask))
+			continue;
+		struct exit out[2];
+		size_t nout = 0;
+		int32_t first;
+		if (!wide) {
+			/* One comparison; "!=", "<" and "<=" are "==", ">=" and ">"
+			 * going on through the false branch. */
+			uint8_t cmp = masked ? CMP_MASKED : CMP_EQ;
+			int b = 1;
+			switch (c->op) {
+			case SCMPC_OP_NE: b = 0; break;
+			case SCMPC_OP_GT: cmp = CMP_GT; break;
+			case SCMPC_OP_GE: cmp = CMP_GE; break;
+			case SCMPC_OP_LT: cmp = CMP_GE; b = 0; break;
+			case SCMPC_OP_LE: cmp = CMP_GT; b = 0; break;
+			default: break;
+			}
+			first = node(t, c, false, cmp, (uint32_t)k, (uint32_t)mask, k);
+			out[nout++] = (struct exit){ first, b };
+		} else if (c->op == SCMPC_OP_EQ || c->op == SCMPC_OP_NE || masked) {
+			uint8_t cmp = masked ? CMP_MASKED : CMP_EQ;
+			first = node(t, c, true, cmp, (uint32_t)(k >> 32), (uint32_t)(mask >> 32), k);
+			int32_t low = node(t, c, false, cmp, (uint32_t)k, (uint32_t)mask, k);
+			t->n[first].sub[1] = low;
+			if (c->op == SCMPC_OP_NE) {
+				out[nout++] = (struct exit){ first, 0 };
+				out[nout++] = (struct exit){ low, 0 };
+			} else {
+				out[nout++] = (struct exit){ low, 1 };
+			}
+		} else {
+			/* high > K's: decided; high == K's: the low words decide */
+			bool gt = c->op == SCMPC_OP_GT || c->op == SCMPC_OP_LE;
+			first = node(t, c, true, CMP_GT, (uint32_t)(k >> 32), UINT32_MAX, k);
+			int32_t same = node(t, c, true, CMP_EQ, (uint32_t)(k >> 32), UINT32_MAX, k);
+			int32_t low = node(t, c, false, gt ? CMP_GT : CMP_GE, (uint32_t)k, UINT32_MAX, k);
+			t->n[first].sub[0] = same;
+			t->n[same].sub[1] = low;
+			if (c->op == SCMPC_OP_GT || c->op == SCMPC_OP_GE) {
+				out[nout++] = (struct exit){ first, 1 };
+				out[nout++] = (struct exit){ low, 1 };
+			} else {
+				out[nout++] = (struct exit){ same, 0 };
+				out[nout++] = (struct exit){ low, 0 };
+			}
+		}
+		if (head == NONE)
+			head = first;
+		for (size_t e = 0; e < nprev; e++)
+			t->n[prev[e].node].sub[prev[e].branch] = first;
+		memcpy(prev, out, sizeof(out));
+		nprev = nout;
+	}
+	free(order);
+	for (size_t e = 0; e < nprev; e++) {
+		struct lt_node *x = &t->n[prev[e].node];
+		x->has[prev[e].branch] = true;
+		x->act[prev[e].branch] = r->action;
+		x->rule[prev[e].branch] = source;
+	}
+	return head;
+}
+
+/* ------------------------------------------------------------- merge */
+
+static unsigned rank_arg(const struct lt_node *x)
+{
+	return (unsigned)x->arg * 2 + x->hi;
+}
+
+static unsigned rank_op(uint8_t op)
+{
+	switch (op) {
+	case SCMPC_OP_EQ: case SCMPC_OP_NE: case SCMPC_OP_MASKED_EQ: return 3;
+	case SCMPC_OP_LT: case SCMPC_OP_LE: return 2;
+	default: return 1;
+	}
+}
+
+/* A is placed after B on a level (libseccomp's "less than"). */
+static bool after(const struct lt_node *a, const struct lt_node *b)
+{
+	if (rank_arg(a) != rank_arg(b))
+		return rank_arg(a) < rank_arg(b);
+	if (rank_op(a->orig) != rank_op(b->orig))
+		return rank_op(a->orig) < rank_op(b->orig);
+	if (a->orig == SCMPC_OP_LT || a->orig == SCMPC_OP_LE)
+		return a->datum > b->datum;
+	return a->datum < b->datum;
+}
+
+static bool same_test(const struct lt_node *a, const struct lt_node *b)
+{
+	return rank_arg(a) == rank_arg(b) && a->cmp == b->cmp && a->datum == b->datum &&
+	       a->mask == b->mask;
+}
+
+static bool leaf(const struct lt_node *x)
+{
+	return x->sub[0] == NONE && x->sub[1] == NONE;
+}
+
+/* The first node of AT's level, as libseccomp's walks find it (its
+ * neighbours backwards); NONE when STEPS (if counted) passes the limit. */
+static int32_t level_start(const struct lsc_tree *t, int32_t at, size_t *steps)
+{
+	while (t->n[at].prev != NONE) {
+		at = t->n[at].prev;
+		if (steps && ++*steps > STEP_LIMIT)
+			return NONE;
+	}
+	return at;
+}
+
+/* Every action in the level at AT and below is ACT. */
+static int acts_all(const struct lsc_tree *t, int32_t at, uint32_t act, size_t *steps)
+{
+	if (at == NONE)
+		return 0;
+	if ((at = level_start(t, at, steps)) == NONE)
+		return -ELOOP;
+	for (; at != NONE; at = t->n[at].next) {
+		const struct lt_node *x = &t->n[at];
+		if (++*steps > STEP_LIMIT)
+			return -ELOOP;
+		for (int b = 1; b >= 0; b--)
+			if (x->has[b] && x->act[b] != act)
+				return -EEXIST;
+		for (int b = 1; b >= 0; b--) {
+			int rc = acts_all(t, x->sub[b], act, steps);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Merge the chain level at N into the level *SLOT points at.  Nodes are
+ * linked, not copied: a level a chain reaches twice is linked twice, as in
+ * libseccomp, with what that does to its neighbours. */
+static int merge(struct lsc_tree *t, int32_t *slot, int32_t ni, size_t *steps)
+{
+	int32_t xi = *slot;
+	while (xi != NONE) {
+		struct lt_node *x = &t->n[xi], *n = &t->n[ni];
+		if (++*steps > STEP_LIMIT)
+			return -ELOOP;
+		if (same_test(x, n)) {
+			for (int b = 1; b >= 0; b--) {
+				if (!n->has[b])
+					continue;
+				if (!x->has[b]) {
+					/* The new chain ends here: what the tree has below must
+					 * already give its action. */
+					int rc = acts_all(t, x->sub[b], n->act[b], steps);
+					if (rc)
+						return rc;
+					x->sub[b] = NONE;
+					x->has[b] = true;
+					x->act[b] = n->act[b];
+					x->rule[b] = n->rule[b];
+				} else if (n->act[b] != x->act[b]) {
+					/* A shared high-word comparison of two range rules
+					 * takes the action of the rule with the larger
+					 * constant ("greater") or the smaller ("less"), which
+					 * libseccomp always writes to the true branch. */
+					if (n->hi && (b ? n->full > x->full : n->full < x->full)) {
+						x->act[1] = n->act[1];
+						x->rule[1] = n->rule[1];
+					}
+					if (leaf(x) || leaf(n))
+						return -EEXIST;
+				}
+			}
+			for (int b = 1; b >= 0; b--) {
+				if (n->sub[b] == NONE)
+					continue;
+				if (x->sub[b] != NONE) {
+					int rc = merge(t, &x->sub[b], n->sub[b], steps);
+					if (rc)
+						return rc;
+				} else if (!x->has[b]) {
+					x->sub[b] = n->sub[b];
+				} else {
+					return 0;	/* the tree's chain is the shorter */
+				}
+			}
+			return 0;
+		}
+		if (!after(x, n)) {
+			if (x->next == NONE) {
+				n->prev = xi;
+				x->next = ni;
+				return 0;
+			}
+			xi = x->next;
+			continue;
+		}
+		if (x->prev != NONE) {
+			t->n[x->prev].next = ni;
+			n->prev = x->prev;
+		}
+		x->prev = ni;
+		n->next = xi;
+		if (*slot == xi)
+			*slot = ni;
+		return 0;
+	}
+	return 0;
+}
+
+/* Whether walking the tree ends: a level's neighbours and the levels below
+ * must not lead back into themselves. */
+static int check_level(struct lsc_tree *t, int32_t at, size_t *steps)
+{
+	if (at == NONE)
+		return 0;
+	if ((at = level_start(t, at, steps)) == NONE)
+		return -ELOOP;
+	if (t->mark[at] == 2)
+		return 0;
+	if (t->mark[at] == 1)
+		return -ELOOP;
+	t->mark[at] = 1;
+	for (int32_t i = at; i != NONE; i = t->n[i].next) {
+		if (++*steps > STEP_LIMIT)
+			return -ELOOP;
+		for (int b = 1; b >= 0; b--) {
+			int rc = check_level(t, t->n[i].sub[b], steps);
+			if (rc)
+				return rc;
+		}
+	}
+	t->mark[at] = 2;
+	return 0;
+}
+
+int lsc_tree_build(struct lsc_tree **out, const scmpc_policy *p, const struct arch_view *v,
+		   const size_t *pos, size_t npos, scmpc_diag *d)
+{
+	struct lsc_tree *t = calloc(1, sizeof(*t));
+	size_t cap = 1;
+	*out = NULL;
+	if (!t)
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	for (size_t k = 0; k < npos; k++)
+		cap += 3 * view_rule(p, v, pos[k])->nconds;
+	t->n = calloc(cap, sizeof(*t->n));
+	t->root = NONE;
+	if (!t->n) {
+		lsc_tree_free(t);
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	}
+	t->cap = cap;
+	size_t steps = 0;
+	for (size_t k = 0; k < npos; k++) {
+		size_t i = pos[k];
+		const struct rule *r = view_rule(p, v, i);
+		int64_t head = chain(t, r, view_source(v, i), !v->info->compat32);
+		int rc = head < 0 && head != NONE ? (int)head : 0;
+		if (!rc && head != NONE) {
+			if (t->root == NONE)
+				t->root = (int32_t)head;
+			else
+				rc = merge(t, &t->root, (int32_t)head, &steps);
+		}
+		if (!rc)
+			continue;
+		lsc_tree_free(t);
+		if (rc != -EEXIST && rc != -ELOOP)
+			return diag_err(d, rc, NULL, "out of memory");
+		const struct rule *orig = &p->rules[view_source(v, i)];
+		char call[64];
+		const char *name = arch_syscall_name(v->info, v->rs[i].nr);
+		if (name)
+			snprintf(call, sizeof(call), "%s", name);
+		else
+			snprintf(call, sizeof(call), "syscall %u", v->rs[i].nr);
+		if (rc == -EEXIST && p->lsc_strict)
+			diag_err(d, rc, orig->origin, "libseccomp 2.5.4 refuses this rule for %s on %s "
+				 "(EEXIST: an earlier rule with the same comparisons ends in another "
+				 "action)", call, v->info->name);
+		else if (rc == -EEXIST)
+			diag_warn_once(d, "%s%slibseccomp 2.5.4 refuses this rule for %s on %s (EEXIST: "
+				       "an earlier rule with the same comparisons ends in another "
+				       "action), so runc and crun refuse the profile; scmpc decides "
+				       "the call by severity instead", orig->origin ? orig->origin : "",
+				       orig->origin ? ": " : "", call, v->info->name);
+		else
+			diag_warn_once(d, "%s%slibseccomp 2.5.4 does not finish adding this rule for %s "
+				       "on %s (its tree of comparisons loops), so runc and crun hang "
+				       "on the profile; scmpc decides the call by severity instead",
+				       orig->origin ? orig->origin : "", orig->origin ? ": " : "",
+				       call, v->info->name);
+		return rc;
+	}
+	t->mark = calloc(t->len ? t->len : 1, 1);
+	if (!t->mark) {
+		lsc_tree_free(t);
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	}
+	steps = 0;
+	if (check_level(t, t->root, &steps) < 0) {
+		lsc_tree_free(t);
+		diag_warn_once(d, "libseccomp 2.5.4's tree of comparisons for syscall %u on %s "
+			       "loops, so its program would not end; scmpc decides the call by "
+			       "severity instead", v->rs[pos[0]].nr, v->info->name);
+		return -ELOOP;
+	}
+	*out = t;
+	return 0;
+}
+
+void lsc_tree_free(struct lsc_tree *t)
+{
+	if (!t)
+		return;
+	free(t->n);
+	free(t->mark);
+	free(t);
+}
+
+/* -------------------------------------------------------- evaluation */
+
+static bool holds(const struct lt_node *x, const struct seccomp_data *sd)
+{
+	uint64_t a = sd->args[x->arg];
+	uint32_t w = (x->hi ? (uint32_t)(a >> 32) : (uint32_t)a) & x->mask;
+	switch (x->cmp) {
+	case CMP_GT: return w > x->datum;
+	case CMP_GE: return w >= x->datum;
+	default: return w == x->datum;
+	}
+}
+
+static bool walk(const struct lsc_tree *t, int32_t at, const struct seccomp_data *sd,
+		 uint32_t *act, uint32_t *rule)
+{
+	if (at == NONE)
+		return false;
+	for (at = level_start(t, at, NULL); at != NONE; at = t->n[at].next) {
+		const struct lt_node *x = &t->n[at];
+		int b = holds(x, sd);
+		if (x->sub[b] != NONE) {
+			if (walk(t, x->sub[b], sd, act, rule))
+				return true;
+			continue;
+		}
+		if (x->has[b]) {
+			*act = x->act[b];
+			*rule = x->rule[b];
+			return true;
+		}
+	}
+	return false;
+}
+
+bool lsc_tree_eval(const struct lsc_tree *t, const struct seccomp_data *sd, uint32_t *act,
+		   uint32_t *rule)
+{
+	return walk(t, t->root, sd, act, rule);
+}
+
+/* ----------------------------------------------------- reading levels */
+
+long lsc_tree_level(const struct lsc_tree *t, int32_t at, struct lsc_cmp **out)
+{
+	*out = NULL;
+	if (at == LSC_ROOT)
+		at = t->root;
+	if (at == NONE)
+		return 0;
+	at = level_start(t, at, NULL);	/* the tree was checked: no loops */
+	size_t n = 0;
+	for (int32_t i = at; i != NONE; i = t->n[i].next)
+		n++;
+	struct lsc_cmp *v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	n = 0;
+	for (int32_t i = at; i != NONE; i = t->n[i].next) {
+		const struct lt_node *x = &t->n[i];
+		v[n++] = (struct lsc_cmp){
+			.arg = x->arg, .hi = x->hi, .mask = x->mask, .datum = x->datum,
+			.op = x->cmp == CMP_GT ? BPF_JGT : x->cmp == CMP_GE ? BPF_JGE : BPF_JEQ,
+			.has = { x->has[0], x->has[1] }, .act = { x->act[0], x->act[1] },
+			.sub = { x->sub[0], x->sub[1] },
+		};
+	}
+	*out = v;
+	return (long)n;
+}
+
+/* --------------------------------------------------------- overlap test */
+
+/* The values of one argument that meet a set of conditions, kept as a
+ * range, a list of excluded values and masked equalities; enough to prove
+ * the set empty in the cases that matter (different constants, disjoint
+ * ranges, contradicting masks). */
+struct span {
+	uint64_t lo, hi;
+	bool eq;		/* lo == hi is an equality's value */
+};
+
+static bool narrow(const struct scmpc_cond *c, bool compat32)
+{
+	return compat32 || (c->flags & SCMPC_COND_32BIT);
+}
+
+static bool clip(struct span *s, const struct scmpc_cond *c)
+{
+	uint64_t v = c->value;
+	switch (c->op) {
+	case SCMPC_OP_EQ:
+		if (v < s->lo || v > s->hi)
+			return false;
+		s->lo = s->hi = v;
+		s->eq = true;
+		return true;
+	case SCMPC_OP_LT:
+		if (v == 0)
+			return false;
+		v--;
+		/* fall through */
+	case SCMPC_OP_LE:
+		if (v < s->hi)
+			s->hi = v;
+		return s->lo <= s->hi;
+	case SCMPC_OP_GT:
+		if (v == UINT64_MAX)
+			return false;
+		v++;
+		/* fall through */
+	case SCMPC_OP_GE:
+		if (v > s->lo)
+			s->lo = v;
+		return s->lo <= s->hi;
+	default:
+		return true;
+	}
+}
+
+static bool arg_may_hold(const struct rule *const r[2], unsigned arg, bool compat32)
+{
+	const struct scmpc_cond *cs[64];
+	size_t n = 0;
+	bool narrow_any = false, wide_any = false;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < r[k]->nconds; i++) {
+			const struct scmpc_cond *c = &r[k]->conds[i];
+			if (c->arg != arg)
+				continue;
+			if (n == sizeof(cs) / sizeof(cs[0]))
+				return true;
+			cs[n++] = c;
+			if (narrow(c, compat32))
+				narrow_any = true;
+			else
+				wide_any = true;
+		}
+	if (n < 2 || (narrow_any && wide_any))
+		return true;	/* one rule alone can hold; mixed widths: not worth it */
+	uint64_t width = narrow_any ? UINT32_MAX : UINT64_MAX;
+	struct span s = { 0, width, false };
+	for (size_t i = 0; i < n; i++)
+		if (!clip(&s, cs[i]))
+			return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct scmpc_cond *c = cs[i];
+		if (c->op == SCMPC_OP_NE && s.eq && s.lo == c->value)
+			return false;
+		if (c->op != SCMPC_OP_MASKED_EQ)
+			continue;
+		uint64_t m = c->value & width, want = c->value2 & c->value;
+		if (want & ~m)
+			return false;	/* bits a narrow argument does not have */
+		if (s.eq && (s.lo & m) != want)
+			return false;
+		for (size_t j = 0; j < i; j++) {
+			const struct scmpc_cond *o = cs[j];
+			if (o->op != SCMPC_OP_MASKED_EQ)
+				continue;
+			uint64_t both = m & o->value;
+			if ((want & both) != (o->value2 & o->value & both))
+				return false;
+		}
+	}
+	return true;
+}
+
+bool rules_may_overlap(const struct rule *a, const struct rule *b, bool compat32)
+{
+	const struct rule *const r[2] = { a, b };
+	for (unsigned arg = 0; arg < 6; arg++)
+		if (!arg_may_hold(r, arg, compat32))
+			return false;
+	return true;
+}

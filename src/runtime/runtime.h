@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * The runtime: installing programs with seccomp(2) (load.c), user
+ * notification (notify.c) and reading a process's filters back
+ * (introspect.c).  The only part of the library that makes system calls
+ * about seccomp; it takes programs as they are and builds none.
+ */
+#ifndef SCMPC_RUNTIME_H
+#define SCMPC_RUNTIME_H
+
+#include <errno.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+#include "bpf/bpf.h"
+
+/* glibc has no seccomp() wrapper. */
+static inline long sys_seccomp(unsigned op, unsigned flags, void *args)
+{
+#ifdef SYS_seccomp
+	return syscall(SYS_seccomp, op, flags, args);
+#else
+	(void)op, (void)flags, (void)args;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+struct seccomp_status {
+	int mode;		/* 0 off, 1 strict, 2 filter; -1 unknown */
+	long filters;		/* Seccomp_filters (5.9+); -1 when not reported */
+	int nnp;		/* NoNewPrivs; -1 unknown */
+	char state;		/* State: 'R', 'S', ..., 'Z' a zombie; 0 unknown */
+};
+
+/* Read the Seccomp and State lines of /proc/<tid>/status (TID 0: the calling thread).
+ * Returns 0 or a negative errno (no /proc, no such thread). */
+int proc_seccomp_status(pid_t tid, struct seccomp_status *st);
+
+#endif
