@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * The engine: a classic BPF program, or a stack of them, run symbolically
+ * over every input.  A path is one run from the first instruction to a
+ * RET; along it each of the 16 32-bit words of seccomp_data keeps the set
+ * of values that lead there (struct wcon: an interval, a pattern of fixed
+ * bits and a list of excluded patterns), and every jump splits a set in
+ * two, so the paths are disjoint and together cover every call.  What a
+ * path cannot follow exactly it refuses, naming the instruction: nothing
+ * is approximated.  The engine knows programs and seccomp_data; it knows
+ * no policy.
+ */
+#ifndef SCMPC_ENGINE_H
+#define SCMPC_ENGINE_H
+
+#include <linux/filter.h>
+#include "bpf/bpf.h"
+
+#define NWORDS 16		/* 32-bit words of struct seccomp_data */
+#define W_NR 0
+#define W_ARCH 1
+#define W_IP 2			/* words 2 and 3 */
+#define W_ARGS 4		/* words 4..15: two per argument */
+#define MAX_STEPS 200000000ULL	/* instructions walked over all paths */
+#define PIN_MAX 64		/* values a word may take to be followed one by one */
+#define SCAN_BUDGET 200000	/* skips of one search through a word's values */
+#define MAX_INTERVALS 65536	/* intervals of one path's number set */
+#define RET_ACTION_FULL 0xffff0000U
+
+static inline int act_rank(uint32_t r)
+{
+	return (int32_t)(r & RET_ACTION_FULL);
+}
+static inline int top_bit(uint32_t x)
+{
+	return 31 - __builtin_clz(x);
+}
+
+/* ---- wordset.c: sets of a word */
+
+/* An excluded cube: (w & m) != v.  Lists are shared between the paths that
+ * forked from one another, so nodes are never changed once linked. */
+struct ne {
+	uint32_t m, v;
+	const struct ne *next;
+};
+
+struct chunk {
+	struct chunk *next;
+	size_t used;
+	struct ne nodes[1024];
+};
+
+/* The values of one word on a path: lo <= w <= hi, (w & m) == v and, for
+ * each excluded cube, (w & ne->m) != ne->v. */
+struct wcon {
+	uint32_t lo, hi;
+	uint32_t m, v;
+	const struct ne *ne;
+	int32_t insn;		/* the first jump that constrained it, or -1 */
+	uint16_t prog;		/* in which filter */
+};
+
+static const struct wcon wcon_all = { 0, 0xffffffffU, 0, 0, NULL, -1, 0 };
+
+struct ival {
+	uint32_t lo, hi;
+	uint32_t path;
+};
+
+struct ivals {
+	struct ival *v;
+	size_t n, cap;
+};
+
+/* How a branch restricts a word. */
+enum { P_ALL, P_RANGE, P_CUBE, P_NOT };
+
+struct piece {
+	uint8_t kind;
+	uint32_t a, b;		/* RANGE: [a, b]; CUBE, NOT: mask a, value b */
+};
+
+struct wcon_arena {
+	struct chunk *head;
+};
+
+bool wcon_trivial(const struct wcon *c);
+
+bool wcon_has(const struct wcon *c, uint32_t x);
+
+int wcon_first(const struct wcon *c, uint32_t from, uint32_t *out);
+
+/* Whether no value is in both A and B (an undecided search says no). */
+bool wcon_disjoint(const struct wcon *a, const struct wcon *b);
+
+/* The last value of the run of C's values that starts at X (in C). */
+uint32_t wcon_run_end(const struct wcon *c, uint32_t x);
+
+bool wcon_feasible(const struct wcon *c);
+
+/* Append C's values within [LO, HI] as disjoint intervals, tagged PATH. */
+int wcon_intervals(const struct wcon *c, uint32_t lo, uint32_t hi, uint32_t path,
+			  struct ivals *out);
+
+void wcon_arena_free(struct wcon_arena *ar);
+
+/* Restrict C by P.  Returns 1 when values remain, 0 when none do, or
+ * -ENOMEM. */
+int wcon_apply(struct wcon_arena *ar, struct wcon *c, const struct piece *p);
+
+/* ---- walk.c: the paths of a program or a stack */
+
+struct path {
+	uint32_t ret;
+	int32_t insn;		/* the RET that decided, -1 for the stack's initial ALLOW */
+	uint16_t prog;
+	struct wcon w[NWORDS];
+};
+
+struct walker {
+	const struct sock_filter *const *progs;
+	const size_t *lens;
+	size_t n;
+	bool stack;		/* the kernel's combination of several filters */
+	size_t max_paths;
+	uint64_t steps;
+	struct wcon_arena ar;
+	struct state *stk;
+	size_t nstk, capstk;
+	struct path *paths;
+	size_t npaths, cappaths;
+	scmpc_diag *d;
+};
+
+/* An error at instruction INSN of filter PROG (-1: none) of L's input, in
+ * L->d; returns ERR. */
+int walk_err(const struct walker *L, int err, unsigned prog, long insn, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+int walk_paths(struct walker *L);
+
+#endif

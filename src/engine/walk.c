@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/* Every path of a program or a stack of them (engine.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine/sym.h"
+
+/* ---------------------------------------------------------------- walk */
+
+struct state {
+	uint32_t pc;
+	uint16_t prog;		/* the filter running */
+	uint16_t acc_prog;	/* stack: the filter whose return holds */
+	uint32_t acc;		/* stack: the result so far */
+	int32_t acc_insn;
+	struct sym a, x, mem[BPF_MEMWORDS];
+	struct wcon w[NWORDS];
+};
+
+int walk_err(const struct walker *L, int err, unsigned prog, long insn, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (L->n > 1)
+		return diag_err_insn(L->d, err, insn, "filter %u (of %zu, oldest 0), insn %ld: %s",
+				     prog, L->n, insn, msg);
+	return diag_err_insn(L->d, err, insn, "insn %ld: %s", insn, msg);
+}
+
+static const char *word_name(unsigned w, char *buf, size_t len)
+{
+	if (w == W_NR)
+		return "nr";
+	if (w == W_ARCH)
+		return "arch";
+	if (w < W_ARGS)
+		return "instruction_pointer";
+	snprintf(buf, len, "a word of args[%u]", (w - W_ARGS) / 2);
+	return buf;
+}
+
+static int push(struct walker *L, const struct state *s)
+{
+	if (!array_reserve(&L->stk, &L->capstk, L->nstk, sizeof(*L->stk), 64))
+		return diag_err(L->d, -ENOMEM, NULL, "out of memory");
+	L->stk[L->nstk++] = *s;
+	return 0;
+}
+
+/* Follow the values of word W one by one: a copy of S per value, at the
+ * same instruction, where everything read from W is then a constant.
+ * Returns 1 when done, 0 when W has more than PIN_MAX values. */
+static int pin_word(struct walker *L, const struct state *s, unsigned w)
+{
+	uint32_t vals[PIN_MAX], x = 0;
+	size_t n = 0;
+	for (;;) {
+		uint32_t f;
+		int r = wcon_first(&s->w[w], x, &f);
+		if (r < 0 || (r > 0 && n == PIN_MAX))
+			return 0;
+		if (r == 0)
+			break;
+		vals[n++] = f;
+		if (f == 0xffffffffU)
+			break;
+		x = f + 1;
+	}
+	for (size_t i = n; i-- > 0;) {
+		struct state c = *s;
+		c.w[w].lo = c.w[w].hi = vals[i];
+		if (c.w[w].insn < 0) {
+			c.w[w].insn = (int32_t)s->pc;
+			c.w[w].prog = s->prog;
+		}
+		int err = push(L, &c);
+		if (err < 0)
+			return err;
+	}
+	return 1;
+}
+
+static bool sym_symbolic(const struct sym *s)
+{
+	return s->kind == S_BITS || s->kind == S_OFFSET;
+}
+
+/* The path ends with return value R of the running filter. */
+static int finish(struct walker *L, struct state *s, uint32_t r, bool *more)
+{
+	*more = false;
+	if (L->stack) {
+		/* seccomp_run_filters(): newest first, a strictly lower
+		 * action replaces the result, so ties keep the newer one. */
+		if (act_rank(r) < act_rank(s->acc)) {
+			s->acc = r;
+			s->acc_prog = s->prog;
+			s->acc_insn = (int32_t)s->pc;
+		}
+		/* Nothing ranks below KILL_PROCESS: older filters cannot
+		 * change the result. */
+		if (s->prog > 0 && act_rank(s->acc) != act_rank(SCMPC_ACT_KILL_PROCESS)) {
+			s->prog--;
+			s->pc = 0;
+			s->a = s->x = sym_const(0);
+			for (size_t i = 0; i < BPF_MEMWORDS; i++)
+				s->mem[i] = sym_const(0);
+			*more = true;
+			return 0;
+		}
+		r = s->acc;
+	} else {
+		s->acc_prog = s->prog;
+		s->acc_insn = (int32_t)s->pc;
+	}
+	if (!scmpc_action_valid(r)) {
+		char act[32];
+		scmpc_action_str(r, act, sizeof(act));
+		return walk_err(L, -ENOTSUP, s->acc_prog, s->acc_insn,
+			    "returns 0x%08x (%s), which is no action a policy can hold (the kernel "
+			    "reads it as another action)", r, act);
+	}
+	if (L->npaths >= L->max_paths)
+		return walk_err(L, -E2BIG, s->prog, s->pc,
+			    "the program has more than %zu paths (the bound, "
+			    "scmpc_lift_opts.max_paths); not lifted", L->max_paths);
+	if (!array_reserve(&L->paths, &L->cappaths, L->npaths, sizeof(*L->paths), 256))
+		return diag_err(L->d, -ENOMEM, NULL, "out of memory");
+	struct path *p = &L->paths[L->npaths++];
+	p->ret = r;
+	p->insn = s->acc_insn;
+	p->prog = s->acc_prog;
+	memcpy(p->w, s->w, sizeof(p->w));
+	return 0;
+}
+
+/* Fork S at a jump: each piece of each side restricts word W. */
+static int fork_split(struct walker *L, const struct state *s, unsigned w, const struct split *sp,
+		      uint32_t tgt_t, uint32_t tgt_f)
+{
+	for (int side = 1; side >= 0; side--) {
+		const struct piece *pc = side ? sp->t : sp->f;
+		size_t n = side ? sp->nt : sp->nf;
+		for (size_t i = 0; i < n; i++) {
+			struct state c = *s;
+			int r = wcon_apply(&L->ar, &c.w[w], &pc[i]);
+			if (r < 0)
+				return diag_err(L->d, r, NULL, "out of memory");
+			if (!r)
+				continue;
+			if (pc[i].kind != P_ALL && c.w[w].insn < 0) {
+				c.w[w].insn = (int32_t)s->pc;
+				c.w[w].prog = s->prog;
+			}
+			c.pc = side ? tgt_t : tgt_f;
+			int err = push(L, &c);
+			if (err < 0)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int refuse_opaque(struct walker *L, const struct state *s, const struct sym *v,
+			 const char *use)
+{
+	return walk_err(L, -ENOTSUP, s->prog, s->pc,
+		    "%s a value computed at insn %d that is no function of one word of "
+		    "seccomp_data scmpc can follow (two words combined, or arithmetic on a "
+		    "word with more than %d possible values)", use, v->insn, PIN_MAX);
+}
+
+static int jump(struct walker *L, struct state *s, const struct sock_filter *f, bool *cont)
+{
+	uint16_t op = BPF_OP(f->code);
+	uint32_t tgt_t = s->pc + 1 + f->jt, tgt_f = s->pc + 1 + f->jf;
+	struct sym lhs = s->a, rhs = BPF_SRC(f->code) == BPF_X ? s->x : sym_const(f->k);
+	char wb[32];
+
+	*cont = false;
+	sym_resolve(&lhs, s->w);
+	sym_resolve(&rhs, s->w);
+	if (tgt_t == tgt_f) {
+		s->pc = tgt_t;
+		*cont = true;
+		return 0;
+	}
+	if (lhs.kind == S_OPAQUE)
+		return refuse_opaque(L, s, &lhs, "compares");
+	if (rhs.kind == S_OPAQUE)
+		return refuse_opaque(L, s, &rhs, "compares");
+	if (lhs.kind == S_CONST && rhs.kind == S_CONST) {
+		bool taken = op == BPF_JEQ ? lhs.c == rhs.c : op == BPF_JGT ? lhs.c > rhs.c
+			   : op == BPF_JGE ? lhs.c >= rhs.c : (lhs.c & rhs.c) != 0;
+		s->pc = taken ? tgt_t : tgt_f;
+		*cont = true;
+		return 0;
+	}
+	if (sym_symbolic(&lhs) && sym_symbolic(&rhs)) {
+		/* Two values of the call compared: only as constants, one
+		 * by one, when one of them has few values. */
+		int r = pin_word(L, s, rhs.word);
+		if (r == 0)
+			r = pin_word(L, s, lhs.word);
+		if (r == 0)
+			return walk_err(L, -ENOTSUP, s->prog, s->pc,
+				    "compares two values read from the call (%s and %s), each "
+				    "with more than %d possible values",
+				    word_name(lhs.word, wb, sizeof(wb)),
+				    rhs.word == lhs.word ? "itself" : "another word", PIN_MAX);
+		return r < 0 ? r : 0;
+	}
+	const struct sym *v = &lhs;
+	uint32_t k = rhs.c;
+	bool swap = false;
+	if (lhs.kind == S_CONST) {
+		/* c OP x: equality and jset are symmetric; c > x is !(x >= c)
+		 * and c >= x is !(x > c). */
+		v = &rhs;
+		k = lhs.c;
+		if (op == BPF_JGT) {
+			op = BPF_JGE;
+			swap = true;
+		} else if (op == BPF_JGE) {
+			op = BPF_JGT;
+			swap = true;
+		}
+	}
+	struct split sp;
+	if (!sym_split(v, op, k, &sp)) {
+		int r = pin_word(L, s, v->word);
+		if (r == 0)
+			return walk_err(L, -ENOTSUP, s->prog, s->pc,
+				    "tests bits of an arithmetic result on %s, which has more than "
+				    "%d possible values", word_name(v->word, wb, sizeof(wb)), PIN_MAX);
+		return r < 0 ? r : 0;
+	}
+	return fork_split(L, s, v->word, &sp, swap ? tgt_f : tgt_t, swap ? tgt_t : tgt_f);
+}
+
+/* Run S until its path ends or forks; forks go on the stack. */
+static int walk(struct walker *L, struct state *s)
+{
+	for (;;) {
+		const struct sock_filter *prog = L->progs[s->prog];
+		size_t len = L->lens[s->prog];
+		if (s->pc >= len)
+			return walk_err(L, -EINVAL, s->prog, s->pc, "runs past the end of the program");
+		if (++L->steps > MAX_STEPS)
+			return walk_err(L, -E2BIG, s->prog, s->pc,
+				    "more than %llu instructions walked over all paths; not lifted",
+				    (unsigned long long)MAX_STEPS);
+		const struct sock_filter *f = &prog[s->pc];
+		uint32_t k = f->k;
+		switch (f->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			s->a = sym_word((uint8_t)(k / 4));
+			break;
+		case BPF_LD | BPF_W | BPF_LEN:
+			s->a = sym_const((uint32_t)sizeof(struct seccomp_data));
+			break;
+		case BPF_LDX | BPF_W | BPF_LEN:
+			s->x = sym_const((uint32_t)sizeof(struct seccomp_data));
+			break;
+		case BPF_LD | BPF_IMM:
+			s->a = sym_const(k);
+			break;
+		case BPF_LDX | BPF_IMM:
+			s->x = sym_const(k);
+			break;
+		case BPF_LD | BPF_MEM:
+			s->a = s->mem[k % BPF_MEMWORDS];
+			break;
+		case BPF_LDX | BPF_MEM:
+			s->x = s->mem[k % BPF_MEMWORDS];
+			break;
+		case BPF_ST:
+			s->mem[k % BPF_MEMWORDS] = s->a;
+			break;
+		case BPF_STX:
+			s->mem[k % BPF_MEMWORDS] = s->x;
+			break;
+		case BPF_MISC | BPF_TAX:
+			s->x = s->a;
+			break;
+		case BPF_MISC | BPF_TXA:
+			s->a = s->x;
+			break;
+		case BPF_JMP | BPF_JA:
+			s->pc += 1 + k;
+			continue;
+		case BPF_RET | BPF_K:
+		case BPF_RET | BPF_A: {
+			uint32_t r = k;
+			if (f->code == (BPF_RET | BPF_A)) {
+				struct sym v = s->a;
+				sym_resolve(&v, s->w);
+				if (v.kind == S_OPAQUE)
+					return refuse_opaque(L, s, &v, "returns");
+				if (v.kind != S_CONST) {
+					int rc = pin_word(L, s, v.word);
+					char wb[32];
+					if (rc == 0)
+						return walk_err(L, -ENOTSUP, s->prog, s->pc,
+							    "returns a value read from %s, which "
+							    "has more than %d possible values here",
+							    word_name(v.word, wb, sizeof(wb)), PIN_MAX);
+					return rc < 0 ? rc : 0;
+				}
+				r = v.c;
+			}
+			bool more;
+			int err = finish(L, s, r, &more);
+			if (err < 0 || !more)
+				return err;
+			continue;
+		}
+		default:
+			if (BPF_CLASS(f->code) == BPF_JMP) {
+				bool cont;
+				int err = jump(L, s, f, &cont);
+				if (err < 0 || !cont)
+					return err;
+				continue;
+			}
+			if (BPF_CLASS(f->code) == BPF_ALU) {
+				uint16_t op = BPF_OP(f->code);
+				struct sym operand = sym_const(k);
+				if (op != BPF_NEG && BPF_SRC(f->code) == BPF_X) {
+					operand = s->x;
+					sym_resolve(&operand, s->w);
+				}
+				sym_resolve(&s->a, s->w);
+				if (operand.kind != S_CONST) {
+					/* A value of the call as operand.  Division
+					 * must be followed at once (x == 0 ends the
+					 * program); a commutative op on a constant A
+					 * applies A to it; anything else is followed
+					 * value by value when few, else opaque. */
+					bool comm = op == BPF_ADD || op == BPF_MUL || op == BPF_AND ||
+						    op == BPF_OR || op == BPF_XOR;
+					if (comm && s->a.kind == S_CONST && operand.kind != S_OPAQUE) {
+						uint32_t c = s->a.c;
+						s->a = operand;
+						if (sym_alu(&s->a, op, c) == ALU_OK)
+							break;
+						s->a = sym_const(c);	/* undo: pin below */
+					}
+					if (operand.kind != S_OPAQUE) {
+						int r = pin_word(L, s, operand.word);
+						if (r != 0)
+							return r < 0 ? r : 0;
+					}
+					if (op == BPF_DIV)
+						return walk_err(L, -ENOTSUP, s->prog, s->pc,
+							    "divides by a value of the call that "
+							    "may be 0 (which ends the program) and "
+							    "has more than %d possible values",
+							    PIN_MAX);
+					s->a = (struct sym){ .kind = S_OPAQUE,
+							     .insn = (int32_t)s->pc,
+							     .prog = s->prog };
+					break;
+				}
+				if (op == BPF_DIV && BPF_SRC(f->code) == BPF_X && operand.c == 0) {
+					/* `div x` by 0 returns 0 from the filter, as the
+					 * kernel's converted program does. */
+					bool more;
+					int err = finish(L, s, 0, &more);
+					if (err < 0 || !more)
+						return err;
+					continue;
+				}
+				uint32_t kk = operand.c;
+				if (BPF_SRC(f->code) == BPF_X && (op == BPF_LSH || op == BPF_RSH))
+					kk &= 31;	/* as the interpreter masks it */
+				struct sym before = s->a;
+				if (sym_alu(&s->a, op, kk) == ALU_PIN) {
+					s->a = before;
+					int r = pin_word(L, s, before.word);
+					if (r != 0)
+						return r < 0 ? r : 0;
+					s->a = (struct sym){ .kind = S_OPAQUE, .insn = (int32_t)s->pc,
+							     .prog = s->prog };
+				}
+				break;
+			}
+			return walk_err(L, -EINVAL, s->prog, s->pc,
+				    "opcode 0x%02x is not one seccomp accepts", f->code);
+		}
+		s->pc++;
+	}
+}
+
+int walk_paths(struct walker *L)
+{
+	struct state s0;
+	memset(&s0, 0, sizeof(s0));
+	s0.prog = (uint16_t)(L->n - 1);	/* the newest filter runs first */
+	s0.acc = SCMPC_ACT_ALLOW;
+	s0.acc_insn = -1;
+	s0.acc_prog = s0.prog;
+	s0.a = s0.x = sym_const(0);
+	for (size_t i = 0; i < BPF_MEMWORDS; i++)
+		s0.mem[i] = sym_const(0);
+	for (size_t i = 0; i < NWORDS; i++)
+		s0.w[i] = wcon_all;
+	int err = push(L, &s0);
+	while (!err && L->nstk) {
+		struct state s = L->stk[--L->nstk];
+		err = walk(L, &s);
+	}
+	return err;
+}
+

@@ -1,0 +1,501 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/* Lifting: the rules, one per path and number. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "program/lift.h"
+
+/* ----------------------------------------------------------------- emit */
+
+static bool alts_add(struct alts *a, struct alt x)
+{
+	if (!array_reserve(&a->v, &a->cap, a->n, sizeof(*a->v), 8))
+		return false;
+	a->v[a->n++] = x;
+	return true;
+}
+
+static int cmp_u32v(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static bool few_points(uint32_t m)
+{
+	return __builtin_popcount(~m) <= 3;
+}
+
+/* Disjoint alternatives whose union is C, each an interval and a cube; the
+ * excluded points of C go to *PTS (to be said as `!=`) unless SPLIT, when
+ * they cut the intervals instead.  Partial excluded cubes always split:
+ * (w & m) != v is "the first bit of m that differs", bit by bit. */
+int lift_word_alts(const struct wcon *c, bool split, struct alts *out, uint32_t **pts,
+		     size_t *npts)
+{
+	struct alts cur = { 0 }, nxt = { 0 };
+	size_t np = 0;
+	int err = -ENOMEM;
+
+	out->n = 0;
+	*pts = NULL;
+	*npts = 0;
+	/* A cube with at most 3 free bits is at most 8 points: said as `!=`
+	 * (or cuts of the interval), not split bit by bit. */
+	for (const struct ne *n = c->ne; n; n = n->next)
+		if (few_points(n->m))
+			np += 1U << __builtin_popcount(~n->m);
+	uint32_t *p = malloc((np + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	np = 0;
+	for (const struct ne *n = c->ne; n; n = n->next) {
+		if (!few_points(n->m))
+			continue;
+		/* Every value of the free bits, counted through them. */
+		uint32_t fr = ~n->m, x = 0;
+		do {
+			p[np++] = n->v | x;
+			x = (x - fr) & fr;
+		} while (x);
+	}
+	qsort(p, np, sizeof(*p), cmp_u32v);
+	size_t u = 0;
+	for (size_t i = 0; i < np; i++)
+		if (!u || p[i] != p[u - 1])
+			p[u++] = p[i];
+	np = u;
+	if (!alts_add(&cur, (struct alt){ c->lo, c->hi, c->m, c->v }))
+		goto out;
+	for (const struct ne *n = c->ne; n; n = n->next) {
+		if (few_points(n->m))
+			continue;
+		nxt.n = 0;
+		for (size_t i = 0; i < cur.n; i++) {
+			struct alt a = cur.v[i];
+			if ((a.m & n->m) & (a.v ^ n->v)) {	/* already differs */
+				if (!alts_add(&nxt, a))
+					goto out;
+				continue;
+			}
+			uint32_t low = n->m & (0U - n->m);
+			if (n->m + low == 0) {
+				/* A mask of w's top bits: its cube is the interval
+				 * [v, v + low - 1], whose complement is two. */
+				struct alt x = a, y = a;
+				if (n->v > 0 && a.lo <= n->v - 1) {
+					x.hi = a.hi < n->v - 1 ? a.hi : n->v - 1;
+					if (!alts_add(&nxt, x))
+						goto out;
+				}
+				uint32_t after = n->v + low;	/* 0 when the cube ends at the top */
+				if (after && a.hi >= after) {
+					y.lo = a.lo > after ? a.lo : after;
+					if (!alts_add(&nxt, y))
+						goto out;
+				}
+				continue;
+			}
+			uint32_t free = n->m & ~a.m, prefix = 0;
+			while (free) {
+				uint32_t b = 1U << top_bit(free);
+				free &= ~b;
+				struct alt x = { a.lo, a.hi, a.m | prefix | b,
+						 a.v | (n->v & prefix) | (~n->v & b) };
+				prefix |= b;
+				if (!alts_add(&nxt, x))
+					goto out;
+			}
+			if (nxt.n > MAX_ALTS) {
+				err = -E2BIG;
+				goto out;
+			}
+		}
+		struct alts t = cur;
+		cur = nxt;
+		nxt = t;
+	}
+	for (size_t i = 0; i < cur.n; i++) {
+		struct alt a = cur.v[i];
+		/* Points split the interval where they have to. */
+		size_t k = 0;
+		while (split && k < np && p[k] < a.lo)
+			k++;
+		for (;;) {
+			struct alt x = a;
+			if (split && k < np && p[k] <= a.hi) {
+				if (p[k] > a.lo) {
+					x.hi = p[k] - 1;
+					struct wcon t = { x.lo, x.hi, x.m, x.v, c->ne, -1, 0 };
+					if (wcon_feasible(&t) && !alts_add(out, x))
+						goto out;
+				}
+				if (p[k] == a.hi)
+					break;
+				a.lo = p[k] + 1;
+				k++;
+				continue;
+			}
+			struct wcon t = { x.lo, x.hi, x.m, x.v, c->ne, -1, 0 };
+			if (wcon_feasible(&t) && !alts_add(out, x))
+				goto out;
+			break;
+		}
+		if (out->n > MAX_ALTS) {
+			err = -E2BIG;
+			goto out;
+		}
+	}
+	if (!split) {
+		*pts = p;
+		*npts = np;
+		p = NULL;
+	}
+	err = 0;
+out:
+	free(p);
+	free(cur.v);
+	free(nxt.v);
+	return err;
+}
+
+/* Conditions on argument ARG saying alternative A of its HIGH or low word
+ * (with the excluded points PTS of the low word). */
+static size_t alt_conds(const struct alt *a, unsigned arg, bool high, const uint32_t *pts,
+			size_t npts, struct scmpc_cond *out)
+{
+	size_t n = 0;
+	if (high) {
+		uint64_t lo = (uint64_t)a->lo << 32, hi = ((uint64_t)a->hi << 32) | 0xffffffffULL;
+		if (a->lo == a->hi || a->m == 0xffffffffU) {
+			uint32_t v = a->lo == a->hi ? a->lo : a->v;
+			out[n++] = (struct scmpc_cond){ .arg = arg, .op = SCMPC_OP_MASKED_EQ,
+							.value = 0xffffffff00000000ULL,
+							.value2 = (uint64_t)v << 32 };
+			return n;
+		}
+		if (a->lo)
+			out[n++] = (struct scmpc_cond){ .arg = arg, .op = SCMPC_OP_GE, .value = lo };
+		if (a->hi != 0xffffffffU)
+			out[n++] = (struct scmpc_cond){ .arg = arg, .op = SCMPC_OP_LE, .value = hi };
+		if (a->m)
+			out[n++] = (struct scmpc_cond){ .arg = arg, .op = SCMPC_OP_MASKED_EQ,
+							.value = (uint64_t)a->m << 32,
+							.value2 = (uint64_t)a->v << 32 };
+		return n;
+	}
+	const unsigned f32 = SCMPC_COND_32BIT;
+	if (a->lo == a->hi || a->m == 0xffffffffU) {
+		uint32_t v = a->lo == a->hi ? a->lo : a->v;
+		out[n++] = (struct scmpc_cond){ .arg = arg, .op = SCMPC_OP_EQ, .value = v, .flags = f32 };
+		return n;
+	}
+	if (a->lo)
+		out[n++] = (struct scmpc_cond){ .arg = arg, .op = SCMPC_OP_GE, .value = a->lo,
+						.flags = f32 };
+	if (a->hi != 0xffffffffU)
+		out[n++] = (struct scmpc_cond){ .arg = arg, .op = SCMPC_OP_LE, .value = a->hi,
+						.flags = f32 };
+	if (a->m)
+		out[n++] = (struct scmpc_cond){ .arg = arg, .op = SCMPC_OP_MASKED_EQ, .value = a->m,
+						.value2 = a->v, .flags = f32 };
+	/* An excluded point may sit at an end: excluded before the interval
+	 * shrank to it. */
+	for (size_t i = 0; i < npts; i++)
+		if (pts[i] >= a->lo && pts[i] <= a->hi && (pts[i] & a->m) == a->v)
+			out[n++] = (struct scmpc_cond){ .arg = arg, .op = SCMPC_OP_NE,
+							.value = pts[i], .flags = f32 };
+	return n;
+}
+
+void lift_tmpls_free(struct tmpls *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].conds);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Rules saying path P on ABI AB (every path whose action is not the
+ * default; a call no rule matches gets the default). */
+int lift_path_rules(const struct abi *ab, const struct path *p, uint32_t pi, bool split,
+		      struct tmpls *out)
+{
+	bool be = ab->info->big_endian;
+	struct alts alts[12] = { { 0 } };
+	uint32_t *pts[12] = { NULL };
+	size_t npts[12] = { 0 }, nw = 0;
+	unsigned warg[12];
+	bool whigh[12];
+	int err = 0;
+
+	for (unsigned a = 0; a < 6; a++)
+		for (int h = 1; h >= 0; h--) {
+			const struct wcon *c = &p->w[arg_word(a, h, be)];
+			if (wcon_trivial(c) || (h && ab->info->compat32))
+				continue;
+			/* The high word's points always split: `!=` on a
+			 * whole argument would say something else. */
+			err = lift_word_alts(c, split || h, &alts[nw], &pts[nw], &npts[nw]);
+			if (err < 0)
+				goto out;
+			warg[nw] = a;
+			whigh[nw] = h;
+			nw++;
+		}
+	/* One rule per combination of the words' alternatives. */
+	size_t total = 1;
+	for (size_t i = 0; i < nw; i++) {
+		total *= alts[i].n;
+		if (total > MAX_ALTS) {
+			err = -E2BIG;
+			goto out;
+		}
+	}
+	size_t at[12] = { 0 };
+	for (size_t r = 0; r < total; r++) {
+		size_t n = 0, extra = 0;
+		for (size_t i = 0; i < nw; i++)
+			extra += npts[i];
+		struct scmpc_cond *conds = malloc((12 * 4 + extra + 1) * sizeof(*conds));
+		if (!conds) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < nw; i++)
+			n += alt_conds(&alts[i].v[at[i]], warg[i], whigh[i], pts[i], npts[i], conds + n);
+		if (n > 64) {
+			free(conds);
+			err = -ERANGE;	/* too many `!=`: the caller splits them */
+			goto out;
+		}
+		if (!array_reserve(&out->v, &out->cap, out->n, sizeof(*out->v), 8)) {
+			free(conds);
+			err = -ENOMEM;
+			goto out;
+		}
+		out->v[out->n++] = (struct tmpl){ p->ret, conds, n, pi };
+		for (size_t i = 0; i < nw && ++at[i] == alts[i].n; i++)
+			at[i] = 0;
+	}
+out:
+	for (size_t i = 0; i < 12; i++) {
+		free(alts[i].v);
+		free(pts[i]);
+	}
+	return err;
+}
+
+/* How much a word's set costs to say: its excluded cubes most. */
+static unsigned wcon_weight(const struct wcon *c)
+{
+	unsigned w = (c->lo > 0) + (c->hi < 0xffffffffU) + (c->m != 0);
+	for (const struct ne *n = c->ne; n; n = n->next)
+		w += few_points(n->m) ? 1 : 4;
+	return w;
+}
+
+/*
+ * The set path IDX[PI] says, widened where the restrictive merge allows:
+ * a rule may also match calls of paths whose action is more restrictive
+ * (their own rules win there), never those of a path with a less
+ * restrictive action, nor, unless D_RULES gives them rules too, those of
+ * the paths with the default action D (no rule there to win).  Word by
+ * word, costliest first, a set is dropped, or its excluded cubes, while
+ * every such path stays apart from the widened set on some other word.
+ */
+static void relax(const struct walker *L, const struct abi *ab, const uint32_t *idx, uint32_t n,
+		  uint32_t pi, uint32_t d, bool d_rules, struct path *out)
+{
+	const struct path *p = &L->paths[idx[pi]];
+	uint32_t words[12], nw = 0;
+	*out = *p;
+	for (unsigned a = 0; a < 6; a++)
+		for (int h = 0; h < 2; h++) {
+			unsigned w = arg_word(a, h, ab->info->big_endian);
+			if (!wcon_trivial(&p->w[w]) && !(h && ab->info->compat32))
+				words[nw++] = w;
+		}
+	/* Costliest first: insertion sort on a dozen words. */
+	for (uint32_t i = 1; i < nw; i++)
+		for (uint32_t j = i; j > 0 && wcon_weight(&p->w[words[j]]) >
+					     wcon_weight(&p->w[words[j - 1]]); j--) {
+			uint32_t t = words[j];
+			words[j] = words[j - 1];
+			words[j - 1] = t;
+		}
+	for (uint32_t k = 0; k < nw; k++) {
+		unsigned w = words[k];
+		/* Drop: everything; the cube and the excluded cubes (the
+		 * interval kept); the excluded cubes; the cube. */
+		for (int variant = 0; variant < 4; variant++) {
+			struct wcon keep = out->w[w];
+			if ((variant == 1 && !keep.m && !keep.ne) || (variant == 2 && !keep.ne) ||
+			    (variant == 3 && !keep.m))
+				continue;
+			if (variant == 0) {
+				out->w[w] = wcon_all;
+			} else {
+				if (variant != 3)
+					out->w[w].ne = NULL;
+				if (variant != 2)
+					out->w[w].m = out->w[w].v = 0;
+			}
+			bool ok = true;
+			for (uint32_t q = 0; q < n && ok; q++) {
+				const struct path *o = &L->paths[idx[q]];
+				bool blocks = (o->ret == d && !d_rules) ||
+					      scmpc_action_cmp(o->ret, p->ret) > 0;
+				if (q == pi || !blocks)
+					continue;
+				bool apart = false;
+				for (uint32_t i = 0; i < nw && !apart; i++)
+					apart = wcon_disjoint(&out->w[words[i]], &o->w[words[i]]);
+				ok = apart;
+			}
+			if (ok)
+				break;
+			out->w[w] = keep;
+		}
+	}
+}
+
+/* The rules of the paths IDX[0..N) into T, the default's paths with rules
+ * of their own when D_RULES. */
+static int set_tmpls(struct emitter *e, const struct abi *ab, const uint32_t *idx, uint32_t n,
+		     uint32_t nr, bool d_rules, struct tmpls *t)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (e->L->paths[idx[i]].ret == e->D && !d_rules)
+			continue;
+		struct path wide;
+		relax(e->L, ab, idx, n, i, e->D, d_rules, &wide);
+		size_t mark = t->n;
+		int err = lift_path_rules(ab, &wide, idx[i], false, t);
+		if (err == -ERANGE) {
+			while (t->n > mark)
+				free(t->v[--t->n].conds);
+			err = lift_path_rules(ab, &wide, idx[i], true, t);
+		}
+		if (err == -E2BIG || err == -ERANGE) {
+			const struct path *p = &e->L->paths[idx[i]];
+			return walk_err(e->L, -ENOTSUP, p->prog, p->insn,
+				    "on %s, the arguments that lead to this return for nr %#x "
+				    "split into more than %d rules of at most 64 conditions",
+				    ab->info->name, nr, MAX_ALTS);
+		}
+		if (err < 0)
+			return diag_err(e->L->d, err, NULL, "out of memory");
+		/* Widened paths of one action can say the same: once. */
+		for (size_t k = mark; k < t->n;) {
+			bool dup = false;
+			for (size_t j = 0; j < mark && !dup; j++)
+				dup = t->v[j].action == t->v[k].action &&
+				      t->v[j].nconds == t->v[k].nconds &&
+				      !memcmp(t->v[j].conds, t->v[k].conds,
+					      t->v[k].nconds * sizeof(*t->v[k].conds));
+			if (!dup) {
+				k++;
+				continue;
+			}
+			free(t->v[k].conds);
+			t->v[k] = t->v[--t->n];
+		}
+	}
+	return 0;
+}
+
+static size_t tmpls_conds(const struct tmpls *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++)
+		n += t->v[i].nconds;
+	return n;
+}
+
+/* The rules for a number of the segment KEY, made once per segment: with
+ * or without rules for the default's paths, whichever says it in fewer
+ * rules (then conditions). */
+static int emitter_tmpls(struct emitter *e, const struct abi *ab, const void *key,
+			 const uint32_t *idx, uint32_t n, uint32_t nr)
+{
+	if (e->key == key)
+		return 0;
+	lift_tmpls_free(&e->t);
+	e->key = NULL;
+	int err = lift_dep_check(e->L, ab, idx, n, nr);
+	if (err < 0)
+		return err;
+	struct tmpls alt = { 0 };
+	if ((err = set_tmpls(e, ab, idx, n, nr, false, &e->t)) < 0 ||
+	    (err = set_tmpls(e, ab, idx, n, nr, true, &alt)) < 0) {
+		lift_tmpls_free(&alt);
+		return err;
+	}
+	if (alt.n < e->t.n || (alt.n == e->t.n && tmpls_conds(&alt) < tmpls_conds(&e->t))) {
+		lift_tmpls_free(&e->t);
+		e->t = alt;
+	} else {
+		lift_tmpls_free(&alt);
+	}
+	e->key = key;
+	return 0;
+}
+
+static int emit_rule(struct emitter *e, const struct abi *ab, uint32_t nr, uint32_t action,
+		     const struct scmpc_cond *conds, size_t n, uint32_t path)
+{
+	char origin[48];
+	const struct path *p = &e->L->paths[path];
+	if (++e->nrules > MAX_RULES)
+		return diag_err(e->L->d, -ENOTSUP, NULL, "the lifted policy needs more than %u rules",
+				MAX_RULES);
+	if (p->insn < 0)
+		snprintf(origin, sizeof(origin), "every filter allows");
+	else if (e->L->n > 1)
+		snprintf(origin, sizeof(origin), "filter %u insn %d", p->prog, p->insn);
+	else
+		snprintf(origin, sizeof(origin), "insn %d", p->insn);
+	struct scmpc_rule r = { .sz = sizeof(r), .nr = nr, .arch = ab->arch, .action = action,
+				.conds = conds, .nconds = n, .origin = origin };
+	int err = scmpc_policy_add_rule(e->p, &r, e->L->d);
+	return err < 0 ? err : 0;
+}
+
+static int emit_set(struct emitter *e, struct abi *ab, const void *key, bool dep, uint32_t ret,
+		    const uint32_t *idx, uint32_t n, uint32_t nr)
+{
+	if (!dep)
+		return emit_rule(e, ab, nr, ret, NULL, 0, idx[0]);
+	int err = emitter_tmpls(e, ab, key, idx, n, nr);
+	for (size_t i = 0; i < e->t.n && !err; i++)
+		err = emit_rule(e, ab, nr, e->t.v[i].action, e->t.v[i].conds, e->t.v[i].nconds,
+				e->t.v[i].path);
+	return err;
+}
+
+int lift_emit_numbers(struct emitter *e, struct abi *ab, const struct seg *s, uint32_t lo,
+			uint32_t hi)
+{
+	for (uint64_t nr = lo; nr <= hi; nr++) {
+		int err = emit_set(e, ab, s, s->dep, s->ret, &ab->idx[s->first], s->n, (uint32_t)nr);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int lift_emit_m1(struct emitter *e, struct abi *ab, const struct dec *m1)
+{
+	return emit_set(e, ab, m1, m1->dep, m1->ret, &ab->idx[m1->first], m1->n, 0xffffffffU);
+}
+
+int lift_emit_name(struct emitter *e, struct abi *ab, uint32_t nr)
+{
+	for (size_t j = 0; j < ab->nsegs; j++)
+		if (ab->segs[j].lo <= nr && nr <= ab->segs[j].hi)
+			return emit_rule(e, ab, nr, e->D, NULL, 0, ab->idx[ab->segs[j].first]);
+	return 0;
+}
+
