@@ -1123,6 +1123,76 @@ SCMPC_API int scmpc_merge_stack(const struct sock_filter *const *progs, const si
 				size_t n, const struct scmpc_lift_opts *o, scmpc_policy **out,
 				scmpc_diag *d);
 
+/* ------------------------------------------------------- exact answers */
+
+/*
+ * Answers about programs that are proofs over every input: every ABI (the
+ * whole 32-bit AUDIT_ARCH space), every syscall number and every argument
+ * value.  The programs are run symbolically side by side (src/engine/);
+ * the calls they decide differently are reported as regions, each with a
+ * witness call that scmpc_emulate() confirms on both programs before it is
+ * reported.  A program the engine cannot follow exactly (arithmetic on two
+ * words of seccomp_data, say) is refused naming the instruction, as is an
+ * input past a bound (-E2BIG, naming the bound): never a sampled answer.
+ * Policies are compared through their compiled programs, which
+ * scmpc_compile() proves against the policy.
+ */
+typedef struct scmpc_answer scmpc_answer;
+
+struct scmpc_compare_opts {
+	size_t sz;		/* sizeof(struct scmpc_compare_opts) */
+	unsigned flags;		/* SCMPC_COMPARE_* */
+	size_t max_paths;	/* bound on the joint paths walked; 0: 1,000,000 */
+};
+/* scmpc_subset(): the same action with other data (ERRNO(1) against
+ * ERRNO(13)) counts as alike; without it such calls are reported. */
+#define SCMPC_COMPARE_IGNORE_DATA 0x1U
+
+/* A set of calls the compared programs decide differently, growable (set
+ * sz).  The region is the calls whose AUDIT_ARCH is AUDIT (or, with
+ * OTHER_ARCHES, any value no ABI of scmpc's has and the programs do not
+ * tell apart), whose number is in [NR_LO, NR_HI], and whose arguments meet
+ * ARGS: text such as "a0 == 0x10 && a2.lo in 9..9", "" for any. */
+struct scmpc_region {
+	size_t sz;		/* sizeof(struct scmpc_region) */
+	uint32_t audit;
+	enum scmpc_arch arch;	/* the ABI of AUDIT and NR_LO; SCMPC_ARCH_NONE if none */
+	bool other_arches;
+	uint32_t nr_lo, nr_hi;
+	char args[480];
+	struct seccomp_data witness;	/* one call of the region */
+	uint32_t action[2];	/* the first and the second program's decision of it */
+};
+
+/* A and B decide every call alike: *OUT gets the answer, whose count is 0
+ * when they do (a proof), else the regions where they do not.  0, or a
+ * negative errno with D saying why (-ENOTSUP for a program the engine
+ * cannot follow, naming it and the instruction; -E2BIG past a bound). */
+SCMPC_API int scmpc_diff(const struct sock_filter *a, size_t alen, const struct sock_filter *b,
+			 size_t blen, const struct scmpc_compare_opts *o, scmpc_answer **out,
+			 scmpc_diag *d);
+/* CANDIDATE decides every call at least as restrictively as BASE by the
+ * kernel's precedence (KILL_PROCESS, KILL_THREAD, TRAP, ERRNO, USER_NOTIF,
+ * TRACE, LOG, ALLOW): count 0 when it does (a proof), else the regions
+ * where it does not (action[0] is BASE's, action[1] CANDIDATE's). */
+SCMPC_API int scmpc_subset(const struct sock_filter *base, size_t blen,
+			   const struct sock_filter *candidate, size_t clen,
+			   const struct scmpc_compare_opts *o, scmpc_answer **out, scmpc_diag *d);
+/* The regions of an answer: how many, and region I (-EINVAL past the end
+ * or for a malformed OUT). */
+SCMPC_API size_t scmpc_answer_count(const scmpc_answer *ans);
+SCMPC_API int scmpc_answer_region(const scmpc_answer *ans, size_t i, struct scmpc_region *out);
+/* The joint paths the engine walked to give it. */
+SCMPC_API size_t scmpc_answer_paths(const scmpc_answer *ans);
+SCMPC_API void scmpc_answer_free(scmpc_answer *ans);
+
+/* One program that decides every call as the most restrictive of PROGS[0..N)
+ * (oldest first, as a stack of them: the kernel's precedence, ties to the
+ * newest's data), proven so over every input before it is returned. */
+SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size_t *lens,
+			      size_t n, const struct scmpc_compare_opts *o, scmpc_prog **out,
+			      scmpc_diag *d);
+
 /* ----------------------------------------------------------------- split */
 
 /*

@@ -762,13 +762,99 @@ static void test_diff(void **state)
 	write_text(tmp("b.json"), SMALL_POLICY("", SOCKET_ANY));
 	r = RUN("diff", tmp("a.json"), tmp("b.json"), "--arch", "x86_64");
 	expect(&r, 1, "x86_64 39 getpid: A=ALLOW B=ERRNO(1)", NULL);
-	assert_non_null(strstr(r.out, "41 socket arg0=40: A=ERRNO(1) B=ALLOW"));
+	assert_non_null(strstr(r.out, "41 socket a0 == 0x28: A=ERRNO(1) B=ALLOW (e.g. nr 41 args "
+				      "0x28,"));
 	assert_null(strstr(r.out, " read"));
 	result_free(&r);
 
 	/* trouble is 2, as for cmp(1), so 1 always means "different" */
 	r = RUN("diff", tmp("a.json"), tmp("no-such.json"));
 	expect(&r, 2, NULL, "no-such.json");
+	result_free(&r);
+}
+
+#define ALLOW_ALL "{\"defaultAction\": \"SCMP_ACT_ALLOW\", " \
+		  "\"architectures\": [\"SCMP_ARCH_X86_64\"], \"syscalls\": []}"
+/* ERRNO(E) for socket(16, *, 9) only (AF_NETLINK, NETLINK_AUDIT). */
+#define SOCKET_16_9(e)                                                                  \
+	"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": "                \
+	"[\"SCMP_ARCH_X86_64\"], \"syscalls\": [{\"names\": [\"socket\"], "         \
+	"\"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": " #e ", \"args\": ["           \
+	"{\"index\": 0, \"value\": 16, \"op\": \"SCMP_CMP_EQ\"}, "                   \
+	"{\"index\": 2, \"value\": 9, \"op\": \"SCMP_CMP_EQ\"}]}]}"
+
+/* Differences behind two AND-ed conditions, as .bpf files: the old probing
+ * diff called these equivalent.  diff and subset are proofs either way. */
+static void test_diff_exact(void **state)
+{
+	(void)state;
+	struct result r;
+
+	write_text(tmp("allow.json"), ALLOW_ALL);
+	write_text(tmp("sock22.json"), SOCKET_16_9(22));
+	write_text(tmp("sock13.json"), SOCKET_16_9(13));
+	const char *const names[] = { "allow", "sock22", "sock13" };
+	for (size_t i = 0; i < 3; i++) {
+		char src[64], dst[64];
+		snprintf(src, sizeof(src), "%s.json", names[i]);
+		snprintf(dst, sizeof(dst), "%s.bpf", names[i]);
+		r = RUN("compile", tmp(src), "-o", tmp(dst), "-q");
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+	}
+	r = RUN("diff", tmp("allow.bpf"), tmp("sock22.bpf"));
+	expect(&r, 1, "x86_64 41 socket a0 == 0x10 && a2 == 0x9: A=ALLOW B=ERRNO(22) "
+		      "(e.g. nr 41 args 0x10, 0x0, 0x9,", "1 region");
+	result_free(&r);
+	r = RUN("diff", tmp("allow.bpf"), tmp("sock22.bpf"), "--json", "-q");
+	expect(&r, 1, "\"syscall\": \"socket\", \"args\": \"a0 == 0x10 && a2 == 0x9\", "
+		      "\"A\": \"ALLOW\", \"B\": \"ERRNO(22)\"", NULL);
+	assert_non_null(strstr(r.out, "\"args\": [16, 0, 9, 0, 0, 0]"));
+	result_free(&r);
+	r = RUN("diff", tmp("sock22.bpf"), tmp("sock22.json"));
+	expect(&r, 0, NULL, "decide every call alike (proven");
+	result_free(&r);
+
+	/* subset: the deny is at least as restrictive as allowing everything,
+	 * not the other way round; ERRNO(22) and ERRNO(13) are incomparable
+	 * unless data is ignored */
+	r = RUN("subset", tmp("allow.bpf"), tmp("sock22.bpf"));
+	expect(&r, 0, NULL, "at least as restrictive");
+	result_free(&r);
+	r = RUN("subset", tmp("sock22.bpf"), tmp("allow.bpf"));
+	expect(&r, 1, "41 socket a0 == 0x10 && a2 == 0x9: BASE=ERRNO(22) CANDIDATE=ALLOW", NULL);
+	result_free(&r);
+	r = RUN("subset", tmp("sock22.bpf"), tmp("sock13.bpf"));
+	expect(&r, 1, "BASE=ERRNO(22) CANDIDATE=ERRNO(13)", NULL);
+	result_free(&r);
+	r = RUN("subset", tmp("sock22.bpf"), tmp("sock13.bpf"), "--ignore-data");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+
+	/* Podman's profile under two capability sets: NETLINK_AUDIT sockets
+	 * need CAP_AUDIT_WRITE */
+	char *podman = policy("podman-default.json");
+	r = RUN("compile", podman, "--caps", "CAP_CHOWN", "-o", tmp("p1.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("compile", podman, "-o", tmp("p2.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("diff", tmp("p1.bpf"), tmp("p2.bpf"), "-a", "x86_64");
+	expect(&r, 1, "x86_64 41 socket a0 == 0x10 && a2 == 0x9: A=ERRNO(22) B=ALLOW", NULL);
+	result_free(&r);
+
+	/* Docker's default against Podman's, both ways, and each against
+	 * itself */
+	char *docker = policy("docker-default.json");
+	r = RUN("subset", docker, docker, "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("subset", docker, podman, "-q");
+	expect(&r, 1, NULL, NULL);
+	result_free(&r);
+	r = RUN("subset", podman, docker, "-q");
+	expect(&r, 1, NULL, NULL);
 	result_free(&r);
 }
 
@@ -2441,6 +2527,7 @@ int main(void)
 		cmocka_unit_test(test_inspect),
 		cmocka_unit_test(test_inspect_broken),
 		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_diff_exact),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_exec_runs_command),
 		cmocka_unit_test(test_exec_denies),

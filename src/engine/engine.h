@@ -23,7 +23,7 @@
 #define W_ARGS 4		/* words 4..15: two per argument */
 #define MAX_STEPS 200000000ULL	/* instructions walked over all paths */
 #define PIN_MAX 64		/* values a word may take to be followed one by one */
-#define SCAN_BUDGET 200000	/* skips of one search through a word's values */
+#define SCAN_BUDGET 4096	/* skips of a scan through a word's values before the search by halves */
 #define MAX_INTERVALS 65536	/* intervals of one path's number set */
 #define RET_ACTION_FULL 0xffff0000U
 
@@ -118,11 +118,19 @@ struct path {
 	struct wcon w[NWORDS];
 };
 
+/* How the programs of a walk combine.  ONE: a single program; STACK:
+ * as the kernel runs a stack of filters (newest first, the most
+ * restrictive return wins, ties to the newer); EACH: every program runs
+ * on the same call and each one's return is kept (walker.each), for
+ * answers that compare programs. */
+enum walk_mode { WALK_ONE, WALK_STACK, WALK_EACH };
+#define WALK_MAX_EACH 64
+
 struct walker {
-	const struct sock_filter *const *progs;
+	const struct sock_filter *const *progs;	/* oldest first */
 	const size_t *lens;
 	size_t n;
-	bool stack;		/* the kernel's combination of several filters */
+	enum walk_mode mode;
 	size_t max_paths;
 	uint64_t steps;
 	struct wcon_arena ar;
@@ -130,6 +138,11 @@ struct walker {
 	size_t nstk, capstk;
 	struct path *paths;
 	size_t npaths, cappaths;
+	/* EACH: path i's returns, program j's at each[i * n + j], and the
+	 * RET instruction that gave it */
+	uint32_t *each;
+	int32_t *each_insn;
+	size_t capeach, capeach_insn;
 	scmpc_diag *d;
 };
 
@@ -138,6 +151,13 @@ struct walker {
 int walk_err(const struct walker *L, int err, unsigned prog, long insn, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* Every path of L's programs, from the call no word constrains, into
+ * L->paths (and L->each): 0, or a negative errno with the reason in L->d
+ * (-E2BIG past L->max_paths or the engine's step bound, -ENOTSUP where a
+ * program does what the engine cannot follow exactly, naming the
+ * instruction). */
 int walk_paths(struct walker *L);
+/* Free what a walk holds (L itself is the caller's). */
+void walker_fini(struct walker *L);
 
 #endif

@@ -16,6 +16,8 @@ struct state {
 	int32_t acc_insn;
 	struct sym a, x, mem[BPF_MEMWORDS];
 	struct wcon w[NWORDS];
+	uint32_t each[WALK_MAX_EACH];	/* each mode: the programs' returns so far */
+	int32_t each_insn[WALK_MAX_EACH];
 };
 
 int walk_err(const struct walker *L, int err, unsigned prog, long insn, const char *fmt, ...)
@@ -89,11 +91,62 @@ static bool sym_symbolic(const struct sym *s)
 	return s->kind == S_BITS || s->kind == S_OFFSET;
 }
 
+/* The next (older) filter starts on S, with the words' sets it has. */
+static void next_prog(struct state *s)
+{
+	s->prog--;
+	s->pc = 0;
+	s->a = s->x = sym_const(0);
+	for (size_t i = 0; i < BPF_MEMWORDS; i++)
+		s->mem[i] = sym_const(0);
+}
+
+/* A path found: stored with its returns. */
+static int store(struct walker *L, const struct state *s, uint32_t r)
+{
+	if (L->npaths >= L->max_paths)
+		return walk_err(L, -E2BIG, s->prog, s->pc,
+			    "the program%s more than %zu paths (the bound, max_paths); stopped here",
+			    L->n > 1 ? "s have" : " has", L->max_paths);
+	if (!array_reserve(&L->paths, &L->cappaths, L->npaths, sizeof(*L->paths), 256))
+		return diag_err(L->d, -ENOMEM, NULL, "out of memory");
+	if (L->mode == WALK_EACH &&
+	    (!array_reserve(&L->each, &L->capeach, (L->npaths + 1) * L->n, sizeof(*L->each), 256) ||
+	     !array_reserve(&L->each_insn, &L->capeach_insn, (L->npaths + 1) * L->n,
+			    sizeof(*L->each_insn), 256)))
+		return diag_err(L->d, -ENOMEM, NULL, "out of memory");
+	struct path *p = &L->paths[L->npaths];
+	p->ret = r;
+	p->insn = s->acc_insn;
+	p->prog = s->acc_prog;
+	memcpy(p->w, s->w, sizeof(p->w));
+	if (L->mode == WALK_EACH) {
+		memcpy(&L->each[L->npaths * L->n], s->each, L->n * sizeof(*L->each));
+		memcpy(&L->each_insn[L->npaths * L->n], s->each_insn, L->n * sizeof(*L->each_insn));
+	}
+	L->npaths++;
+	return 0;
+}
+
 /* The path ends with return value R of the running filter. */
 static int finish(struct walker *L, struct state *s, uint32_t r, bool *more)
 {
 	*more = false;
-	if (L->stack) {
+	if (L->mode == WALK_EACH) {
+		/* Every program runs on the same call: the answers side by
+		 * side, whatever they are. */
+		s->each[s->prog] = r;
+		s->each_insn[s->prog] = (int32_t)s->pc;
+		if (s->prog > 0) {
+			next_prog(s);
+			*more = true;
+			return 0;
+		}
+		s->acc_prog = 0;
+		s->acc_insn = s->each_insn[0];
+		return store(L, s, r);
+	}
+	if (L->mode == WALK_STACK) {
 		/* seccomp_run_filters(): newest first, a strictly lower
 		 * action replaces the result, so ties keep the newer one. */
 		if (act_rank(r) < act_rank(s->acc)) {
@@ -104,11 +157,7 @@ static int finish(struct walker *L, struct state *s, uint32_t r, bool *more)
 		/* Nothing ranks below KILL_PROCESS: older filters cannot
 		 * change the result. */
 		if (s->prog > 0 && act_rank(s->acc) != act_rank(SCMPC_ACT_KILL_PROCESS)) {
-			s->prog--;
-			s->pc = 0;
-			s->a = s->x = sym_const(0);
-			for (size_t i = 0; i < BPF_MEMWORDS; i++)
-				s->mem[i] = sym_const(0);
+			next_prog(s);
 			*more = true;
 			return 0;
 		}
@@ -124,18 +173,7 @@ static int finish(struct walker *L, struct state *s, uint32_t r, bool *more)
 			    "returns 0x%08x (%s), which is no action a policy can hold (the kernel "
 			    "reads it as another action)", r, act);
 	}
-	if (L->npaths >= L->max_paths)
-		return walk_err(L, -E2BIG, s->prog, s->pc,
-			    "the program has more than %zu paths (the bound, "
-			    "scmpc_lift_opts.max_paths); not lifted", L->max_paths);
-	if (!array_reserve(&L->paths, &L->cappaths, L->npaths, sizeof(*L->paths), 256))
-		return diag_err(L->d, -ENOMEM, NULL, "out of memory");
-	struct path *p = &L->paths[L->npaths++];
-	p->ret = r;
-	p->insn = s->acc_insn;
-	p->prog = s->acc_prog;
-	memcpy(p->w, s->w, sizeof(p->w));
-	return 0;
+	return store(L, s, r);
 }
 
 /* Fork S at a jump: each piece of each side restricts word W. */
@@ -417,3 +455,16 @@ int walk_paths(struct walker *L)
 	return err;
 }
 
+void walker_fini(struct walker *L)
+{
+	free(L->paths);
+	free(L->stk);
+	free(L->each);
+	free(L->each_insn);
+	wcon_arena_free(&L->ar);
+	L->paths = NULL;
+	L->stk = NULL;
+	L->each = NULL;
+	L->each_insn = NULL;
+	L->npaths = L->nstk = 0;
+}

@@ -59,10 +59,124 @@ static bool cube_leave(uint32_t x, uint32_t m, uint32_t *out)
 	return true;
 }
 
+/*
+ * Whether some x in [LO, HI] has the bits under A equal to V and lies in
+ * none of the excluded cubes of L1 and L2: 1 (*OUT gets one), 0 none, -1
+ * when *BUDGET runs out.  The excluded cubes are clauses over x's 32 bits
+ * ("some bit under ne->m differs from ne->v"), so this is a small DPLL
+ * search: bits a clause forces are set, a clause all of whose bits are set
+ * as it excludes ends the branch, and the branch bit is taken from the
+ * shortest clause still open.  Where a scan from LO would try values one
+ * excluded cube at a time (hundreds of cubes on the low bits of a word
+ * that spans billions of values), this decides in a few dozen steps.
+ */
+static int sat(uint32_t lo, uint32_t hi, uint32_t A, uint32_t V, const struct ne *l1,
+	       const struct ne *l2, unsigned *budget, uint32_t *out)
+{
+	if (!*budget)
+		return -1;
+	--*budget;
+	for (bool again = true; again;) {
+		again = false;
+		/* the values the fixed bits still allow span [V, V | ~A] */
+		if (V > hi || (V | ~A) < lo)
+			return 0;
+		for (int k = 0; k < 2; k++)
+			for (const struct ne *n = k ? l2 : l1; n; n = n->next) {
+				if ((n->m & A) & (V ^ n->v))
+					continue;	/* a fixed bit already differs */
+				uint32_t open = n->m & ~A;
+				if (!open)
+					return 0;	/* every bit as it excludes */
+				if (!(open & (open - 1))) {
+					A |= open;	/* the last open bit must differ */
+					V |= ~n->v & open;
+					again = true;
+				}
+			}
+	}
+	/* Choose from the shortest clause still open; with none open any
+	 * value the fixed bits allow will do. */
+	uint32_t branch = 0;
+	int best = 33;
+	for (int k = 0; k < 2; k++)
+		for (const struct ne *n = k ? l2 : l1; n; n = n->next) {
+			uint32_t open = n->m & ~A;
+			if (((n->m & A) & (V ^ n->v)) || !open)
+				continue;
+			int c = __builtin_popcount(open);
+			if (c < best) {
+				best = c;
+				branch = 1U << top_bit(open);
+			}
+		}
+	if (!branch) {
+		uint32_t x;
+		if (!cube_next(lo, A, V, &x) || x > hi)
+			return 0;
+		*out = x;
+		return 1;
+	}
+	int r0 = sat(lo, hi, A | branch, V & ~branch, l1, l2, budget, out);
+	if (r0 != 0)
+		return r0;
+	return sat(lo, hi, A | branch, V | branch, l1, l2, budget, out);
+}
+
+#define SAT_BUDGET 65536U	/* search nodes of one question */
+
+/* Whether C (with the cubes of EXTRA excluded too) has a value in [LO,
+ * HI]: sat()'s answer. */
+static int wcon_any(const struct wcon *c, const struct ne *extra, uint32_t lo, uint32_t hi,
+		    uint32_t *out)
+{
+	unsigned budget = SAT_BUDGET;
+	if (lo < c->lo)
+		lo = c->lo;
+	if (hi > c->hi)
+		hi = c->hi;
+	if (lo > hi)
+		return 0;
+	return sat(lo, hi, c->m, c->v, c->ne, extra, &budget, out);
+}
+
+/* The least value >= FROM of C and not in EXTRA's cubes, one bit at a
+ * time from the top: of the two halves of each subtree the lower is taken
+ * when wcon_any() finds a value there.  At most 64 questions. */
+static int wcon_least(const struct wcon *c, const struct ne *extra, uint32_t from, uint32_t *out)
+{
+	uint32_t x, prefix = 0;
+	int r = wcon_any(c, extra, from, 0xffffffffU, &x);
+	if (r <= 0)
+		return r;
+	for (int b = 31; b >= 0; b--) {
+		uint32_t span = b ? (1U << b) - 1 : 0;
+		struct wcon half = *c;
+		/* the lower child: bit b clear under the prefix so far */
+		uint32_t top = b == 31 ? 0 : ~((1U << (b + 1)) - 1);
+		half.m |= top | (1U << b);
+		if ((c->m & (top | (1U << b))) & (c->v ^ prefix)) {
+			prefix |= 1U << b;	/* the cube fixes the bit to 1 */
+			continue;
+		}
+		half.v = (c->v & c->m & ~(top | (1U << b))) | prefix;
+		uint32_t lo = prefix > from ? prefix : from, hi = prefix | span;
+		r = lo <= hi ? wcon_any(&half, extra, lo, hi, &x) : 0;
+		if (r < 0)
+			return r;
+		if (r == 0)
+			prefix |= 1U << b;
+	}
+	*out = prefix;
+	return 1;
+}
+
 /* Smallest value >= FROM in C that no cube of EXTRA holds either: 1
- * found, 0 none, -1 search budget spent. */
+ * found, 0 none, -1 when even the exact search gave up. */
 static int wcon_first_x(const struct wcon *c, const struct ne *extra, uint32_t from, uint32_t *out)
 {
+	/* A scan that skips cube by cube finds it at once in most sets;
+	 * where it does not, the search by halves decides. */
 	uint32_t x = from > c->lo ? from : c->lo;
 	for (unsigned budget = 0; budget < SCAN_BUDGET; budget++) {
 		uint32_t y;
@@ -84,7 +198,7 @@ static int wcon_first_x(const struct wcon *c, const struct ne *extra, uint32_t f
 			return 0;
 		x = y;
 	}
-	return -1;
+	return wcon_least(c, extra, from, out);
 }
 
 int wcon_first(const struct wcon *c, uint32_t from, uint32_t *out)
@@ -103,7 +217,7 @@ bool wcon_disjoint(const struct wcon *a, const struct wcon *b)
 		return true;
 	m.m |= b->m;
 	m.v |= b->v;
-	return wcon_first_x(&m, b->ne, 0, &x) == 0;
+	return wcon_any(&m, b->ne, 0, 0xffffffffU, &x) == 0;
 }
 
 /* The last value of the run of C's values that starts at X (in C). */
@@ -123,7 +237,7 @@ bool wcon_feasible(const struct wcon *c)
 	uint32_t x;
 	/* An undecided search keeps the path: a path no call takes gives
 	 * rules no call matches, which changes nothing. */
-	return wcon_first(c, 0, &x) != 0;
+	return wcon_any(c, NULL, 0, 0xffffffffU, &x) != 0;
 }
 
 /* Append C's values within [LO, HI] as disjoint intervals, tagged PATH. */

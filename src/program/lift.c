@@ -113,7 +113,8 @@ static int lift_stack(const struct sock_filter *const *progs, const size_t *lens
 		      scmpc_diag *d)
 {
 	struct scmpc_lift_opts opts;
-	struct walker L = { .progs = progs, .lens = lens, .n = n, .stack = stack, .d = d };
+	struct walker L = { .progs = progs, .lens = lens, .n = n,
+			     .mode = stack ? WALK_STACK : WALK_ONE, .d = d };
 	struct abi abis[SCMPC_ARCH_COUNT];
 	size_t nab = 0;
 	scmpc_policy *p = NULL;
@@ -305,9 +306,7 @@ out:
 	lift_tmpls_free(&em.t);
 	scmpc_policy_free(p);
 	abis_free(abis, nab);
-	free(L.paths);
-	free(L.stk);
-	wcon_arena_free(&L.ar);
+	walker_fini(&L);
 	return err;
 }
 

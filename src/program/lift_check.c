@@ -17,7 +17,7 @@ static int stack_eval(const struct walker *L, const struct seccomp_data *sd, uin
 		int err = scmpc_emulate(L->progs[i], L->lens[i], sd, &r, NULL);
 		if (err < 0)
 			return err;
-		if (!L->stack) {
+		if (L->mode != WALK_STACK) {
 			*ret = r;
 			return 0;
 		}

@@ -54,6 +54,8 @@ enum {
 	F_PID = 1 << 15,
 	F_HOT = 1 << 20,
 	F_LAYOUT = 1 << 23,
+	F_JSON = 1 << 16,
+	F_IGNORE_DATA = 1 << 17,
 	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
 		   F_BAD_ARCH,
 };
@@ -71,7 +73,8 @@ struct command {
 };
 
 extern const struct command compile_command, explain_command, inspect_command, diff_command,
-	exec_command, dump_command, optimize_command, merge_command;
+	subset_command, intersect_command, exec_command, dump_command, optimize_command,
+	merge_command;
 
 #define EXIT_HELP "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
 
@@ -100,6 +103,8 @@ struct cli {
 	unsigned pid;			/* --pid: a live process's stack */
 	const char *hot;		/* compile --hot: the workload file */
 	unsigned layout;		/* compile --layout: SCMPC_COMPILE_SMALLEST/SHORTEST */
+	bool json;			/* diff, subset --json */
+	bool ignore_data;		/* subset --ignore-data */
 };
 
 /* ---- common.c: messages, numbers, ABIs, the cache */

@@ -16,7 +16,8 @@ static void print_help(FILE *f)
 "                    [--runtime RT] [--bad-arch ACT] [--name NAME] [-q]\n"
 "       " PROG_NAME " explain POLICY SYSCALL [ARG...] [-a ABI] [POLICY OPTIONS]\n"
 "       " PROG_NAME " inspect FILE.bpf|--pid PID [-a ABI] [-f text] [--kernel X.Y]\n"
-"       " PROG_NAME " diff A B [-a ABI] [POLICY OPTIONS]\n"
+"       " PROG_NAME " diff A B [-a ABI] [--json] [POLICY OPTIONS]\n"
+"       " PROG_NAME " subset BASE CANDIDATE [-a ABI] [--ignore-data] [--json] [POLICY OPTIONS]\n"
 "       " PROG_NAME " exec [--flags LIST] [--keep-nnp] [-a ABI] [POLICY OPTIONS]\n"
 "                    POLICY|FILE.bpf [--] CMD [ARG...]\n"
 "       " PROG_NAME " dump PID [-o DIR]\n"
@@ -36,8 +37,10 @@ static void print_help(FILE *f)
 "            runs for it and whether the kernel caches it\n"
 "  inspect   check a raw .bpf filter against the kernel's rules and list what\n"
 "            it decides for each syscall number, and what it lets the kernel cache\n"
-"  diff      list the syscalls and arguments on which two filters (policies or\n"
-"            .bpf files) decide differently\n"
+"  diff      every set of calls on which two filters (policies or .bpf files)\n"
+"            decide differently, each with a witness call; none is a proof\n"
+"  subset    whether CANDIDATE is at least as restrictive as BASE on every\n"
+"            call (a proof), or where it is not\n"
 "  exec      compile POLICY (or take FILE.bpf), install it in this process\n"
 "            with seccomp(2) and execute CMD under it\n"
 "  dump      write each filter of process PID (oldest first) to DIR/PID-N.bpf\n"
@@ -89,17 +92,17 @@ static void print_help(FILE *f)
 "negative after '--').  POLICY, A or B may be '-' for standard input.\n"
 "\n"
 "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
-"diff: 0 equivalent, 1 different, 2 error.\n"
+"diff: 0 equivalent, 1 different, 2 error; subset: 0 subset, 1 not, 2 error.\n"
 "exec: 1 when the filter cannot be installed, 126 when CMD cannot be run,\n"
 "127 when it is not found, else CMD's own status.\n", f);
 }
 
 static const struct command *const commands[] = {
-	&compile_command, &explain_command, &inspect_command, &diff_command, &exec_command,
-	&dump_command, &optimize_command, &merge_command,
+	&compile_command, &explain_command, &inspect_command, &diff_command, &subset_command,
+	&exec_command, &dump_command, &optimize_command, &merge_command,
 };
 
-#define COMMANDS "compile, explain, inspect, diff, exec, dump, optimize or merge"
+#define COMMANDS "compile, explain, inspect, diff, subset, exec, dump, optimize or merge"
 
 int main(int argc, char **argv)
 {

@@ -25,6 +25,8 @@ enum {
 	OPT_HOT,
 	OPT_SPLIT,
 	OPT_LAYOUT,
+	OPT_JSON,
+	OPT_IGNORE_DATA,
 };
 
 static const struct option long_opts[] = {
@@ -49,6 +51,8 @@ static const struct option long_opts[] = {
 	{ "hot", required_argument, NULL, OPT_HOT },
 	{ "split", no_argument, NULL, OPT_SPLIT },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "ignore-data", no_argument, NULL, OPT_IGNORE_DATA },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -375,6 +379,11 @@ static const struct {
 	  "      --split         install a set: POLICY compiled as compile --split does,\n"
 	  "                      or PREFIX (or PREFIX-1.bpf) for PREFIX-1.bpf, ... as\n"
 	  "                      compile --split wrote them\n" },
+	{ F_JSON, NULL,
+	  "      --json          the regions as a JSON array\n" },
+	{ F_IGNORE_DATA, NULL,
+	  "      --ignore-data   the same action with other data (ERRNO(1), ERRNO(13))\n"
+	  "                      counts as alike\n" },
 	{ F_QUIET, NULL,
 	  "  -q, --quiet         do not print warnings\n" },
 };
@@ -429,6 +438,8 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_HOT, F_HOT, "--hot" },
 		{ OPT_SPLIT, F_SPLIT, "--split" },
 		{ OPT_LAYOUT, F_LAYOUT, "--layout" },
+		{ OPT_JSON, F_JSON, "--json" },
+		{ OPT_IGNORE_DATA, F_IGNORE_DATA, "--ignore-data" },
 	};
 	int opt;
 
@@ -550,6 +561,12 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case OPT_HOT:
 			c->hot = optarg;
+			break;
+		case OPT_JSON:
+			c->json = true;
+			break;
+		case OPT_IGNORE_DATA:
+			c->ignore_data = true;
 			break;
 		case OPT_LAYOUT:
 			if (!strcmp(optarg, "size"))

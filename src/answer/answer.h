@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * Exact answers about programs (compare.c: diff and subset; intersect.c):
+ * what the files of this folder share.  They read programs through the
+ * engine and build programs through the compiler's public entry points
+ * only; nothing below includes them.
+ */
+#ifndef SCMPC_ANSWER_H
+#define SCMPC_ANSWER_H
+
+#include "engine/engine.h"
+
+/* Walk PROGS[0..N) side by side (the engine's EACH mode) into W, after the
+ * kernel's acceptance check of each: 0 or a negative errno (D says why).
+ * W is the caller's to walker_fini(), whatever the result. */
+int answer_walk(struct walker *W, const struct sock_filter *const *progs, const size_t *lens,
+		size_t n, size_t max_paths, scmpc_diag *d);
+
+/* CAND is less restrictive than BASE by the kernel's precedence, or as
+ * restrictive with other data unless IGNORE_DATA. */
+bool answer_looser(uint32_t base, uint32_t cand, bool ignore_data);
+
+/* What the kernel returns for a stack whose filters (oldest first) return
+ * RETS[0..N): the lowest action, ties to the newest. */
+uint32_t answer_stack(const uint32_t *rets, size_t n);
+
+#endif
