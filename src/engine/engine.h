@@ -115,6 +115,7 @@ struct path {
 	uint32_t ret;
 	int32_t insn;		/* the RET that decided, -1 for the stack's initial ALLOW */
 	uint16_t prog;
+	uint32_t len;		/* instructions executed, over every program it ran */
 	struct wcon w[NWORDS];
 };
 

@@ -16,6 +16,7 @@ struct state {
 	int32_t acc_insn;
 	struct sym a, x, mem[BPF_MEMWORDS];
 	struct wcon w[NWORDS];
+	uint32_t len;			/* instructions executed so far */
 	uint32_t each[WALK_MAX_EACH];	/* each mode: the programs' returns so far */
 	int32_t each_insn[WALK_MAX_EACH];
 };
@@ -74,6 +75,7 @@ static int pin_word(struct walker *L, const struct state *s, unsigned w)
 	}
 	for (size_t i = n; i-- > 0;) {
 		struct state c = *s;
+		c.len--;	/* the instruction runs again in the copy */
 		c.w[w].lo = c.w[w].hi = vals[i];
 		if (c.w[w].insn < 0) {
 			c.w[w].insn = (int32_t)s->pc;
@@ -119,6 +121,7 @@ static int store(struct walker *L, const struct state *s, uint32_t r)
 	p->ret = r;
 	p->insn = s->acc_insn;
 	p->prog = s->acc_prog;
+	p->len = s->len;
 	memcpy(p->w, s->w, sizeof(p->w));
 	if (L->mode == WALK_EACH) {
 		memcpy(&L->each[L->npaths * L->n], s->each, L->n * sizeof(*L->each));
@@ -290,8 +293,9 @@ static int walk(struct walker *L, struct state *s)
 			return walk_err(L, -EINVAL, s->prog, s->pc, "runs past the end of the program");
 		if (++L->steps > MAX_STEPS)
 			return walk_err(L, -E2BIG, s->prog, s->pc,
-				    "more than %llu instructions walked over all paths; not lifted",
-				    (unsigned long long)MAX_STEPS);
+				    "more than %llu instructions walked over all paths (the "
+				    "engine's bound); stopped here", (unsigned long long)MAX_STEPS);
+		s->len++;
 		const struct sock_filter *f = &prog[s->pc];
 		uint32_t k = f->k;
 		switch (f->code) {
