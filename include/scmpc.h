@@ -718,7 +718,7 @@ SCMPC_API int scmpc_format_insn(const struct sock_filter *insns, size_t len, siz
 /* One call whose decision depends on its arguments. */
 struct scmpc_argsys_stats {
 	uint32_t nr;
-	unsigned worst_path;		/* over the argument probe values */
+	unsigned worst_path;		/* over every argument value */
 	unsigned best_path;
 };
 
@@ -731,10 +731,11 @@ struct scmpc_arch_stats {
 	unsigned worst_path;		/* over argument-free decisions */
 	double mean_path;
 	unsigned cacheable;		/* const-allow numbers in the bitmap */
-	unsigned allow_unconditional;	/* numbers the policy allows whatever the
-					   arguments (its decision, not rule shape) */
-	unsigned nargsys;		/* argument-checked calls among the probed
-					   numbers, all of them counted */
+	unsigned allow_unconditional;	/* numbers the program allows whatever the
+					   arguments (its decision, not its shape) */
+	unsigned nargsys;		/* calls among the probed numbers whose
+					   decision depends on their arguments, all
+					   of them counted */
 	struct scmpc_argsys_stats *argsys;	/* in: the first argsys_cap of them,
 						   by number (NULL: counted only) */
 	size_t argsys_cap;
@@ -747,8 +748,10 @@ struct scmpc_stats_opts {
 };
 
 /* Path and cache figures of INSNS for ABI number I of P (0 ..
- * scmpc_policy_arch_count() - 1).  -EINVAL for a NULL or malformed
- * argument or an I out of range. */
+ * scmpc_policy_arch_count() - 1), from every path of the program (exact:
+ * no argument value is sampled; for a program compiled from P its
+ * decisions are P's).  -EINVAL for a NULL or malformed argument or an I
+ * out of range; -ENOTSUP for a program the engine cannot follow. */
 SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns, size_t len,
 			  size_t i, const struct scmpc_stats_opts *o, struct scmpc_arch_stats *out,
 			  scmpc_diag *d);

@@ -1,91 +1,112 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * What a program costs, measured the way the kernel would run it: executed
- * instructions per syscall number (argument-free decisions) and per
- * argument-checked syscall (over the verifier's probe values), and which
- * numbers the kernel's action cache would serve without running it.
+ * What a program costs, measured the way the kernel would run it: the
+ * instructions executed for each syscall number (argument-free decisions
+ * and, exactly, the longest and shortest path of each call whose decision
+ * depends on its arguments), and which numbers the kernel's action cache
+ * would serve without running it.  The figures come from the engine's
+ * paths, every input covered: no argument value is sampled.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "check/check.h"
 #include "bpf/bpf.h"
+#include "engine/engine.h"
+#include "policy/policy.h"
 
 #define DEFAULT_PROBE 1024
 #define DEFAULT_NR_COUNT 470	/* Linux 6.18: x86_64 and i386 tables end at 469 */
 
-static int arch_stats(const scmpc_policy *p, const struct arch_view *v,
-		      const struct sock_filter *insns, size_t len, uint32_t limit, uint32_t nr_count,
-		      struct scmpc_arch_stats *st, scmpc_diag *d)
+/* What the paths say of one number. */
+struct nr_fig {
+	bool seen;
+	bool depends;		/* paths with other returns hold for it */
+	uint32_t ret;		/* the first path's */
+	uint32_t worst, best;	/* path lengths */
+	uint32_t zero;		/* the length with every argument 0 */
+};
+
+/* Whether every argument word and the instruction pointer of P may be 0. */
+static bool zero_args(const struct path *p)
 {
-	uint32_t base = v->info->nr_base;
+	for (unsigned w = W_IP; w < NWORDS; w++)
+		if (!wcon_has(&p->w[w], 0))
+			return false;
+	return true;
+}
+
+static int arch_stats(const struct arch_info *ai, const struct sock_filter *insns, size_t len,
+		      uint32_t limit, uint32_t nr_count, struct scmpc_arch_stats *st, scmpc_diag *d)
+{
+	uint32_t base = ai->nr_base;
+	uint32_t span = limit > nr_count ? limit : nr_count;
+	const struct sock_filter *progs[1] = { insns };
+	struct walker W = { .progs = progs, .lens = &len, .n = 1, .mode = WALK_ONE,
+			    .max_paths = 1000000, .d = d };
+	struct nr_fig *f = calloc(span, sizeof(*f));
+	struct ivals iv = { 0 };
+	int err = f ? walk_paths(&W) : diag_err(d, -ENOMEM, NULL, "out of memory");
+
+	for (size_t k = 0; k < W.npaths && err >= 0; k++) {
+		const struct path *p = &W.paths[k];
+		if (!wcon_has(&p->w[W_ARCH], ai->audit))
+			continue;
+		iv.n = 0;
+		if ((err = wcon_intervals(&p->w[W_NR], base, base + span - 1, 0, &iv)) < 0) {
+			err = diag_err(d, err, NULL, "the numbers of a path are too scattered");
+			break;
+		}
+		bool zero = zero_args(p);
+		for (size_t j = 0; j < iv.n; j++)
+			for (uint64_t nr = iv.v[j].lo; nr <= iv.v[j].hi; nr++) {
+				struct nr_fig *x = &f[nr - base];
+				if (!x->seen) {
+					*x = (struct nr_fig){ true, false, p->ret, p->len, p->len, 0 };
+				} else {
+					x->depends |= p->ret != x->ret;
+					x->worst = p->len > x->worst ? p->len : x->worst;
+					x->best = p->len < x->best ? p->len : x->best;
+				}
+				if (zero)
+					x->zero = p->len;
+			}
+	}
+	free(iv.v);
+	walker_fini(&W);
+	if (err < 0) {
+		free(f);
+		return err;
+	}
+
 	uint64_t sum = 0;
 	uint32_t count = 0;
-	uint32_t span = limit > nr_count ? limit : nr_count;
-
-	st->arch = v->arch;
+	st->arch = ai->arch;
 	st->nr_probed = limit;
 	for (uint32_t i = 0; i < span; i++) {
-		uint32_t nr = base + i;
-		uint64_t (*vec)[6] = NULL;
-		struct call_index ix;
-		long nv = probe_args(p, v, nr, &vec);
-		if (nv < 0)
-			return diag_err(d, (int)nv, NULL, "out of memory");
-		if (call_index_init(&ix, p, v, nr) < 0) {
-			free(vec);
-			return diag_err(d, -ENOMEM, NULL, "out of memory");
-		}
-		struct seccomp_data sd = { .nr = (int)nr, .arch = v->info->audit };
-		uint32_t first = 0;
-		bool depends = false;
-		unsigned worst = 0, best = UINT32_MAX;
-		for (long k = 0; k < nv; k++) {
-			uint32_t ret;
-			unsigned steps;
-			memcpy(sd.args, vec[k], sizeof(sd.args));
-			uint32_t want = eval_indexed(p, v, &ix, &sd, NULL);
-			if (k == 0)
-				first = want;
-			else if (want != first)
-				depends = true;
-			int err = scmpc_emulate(insns, len, &sd, &ret, &steps);
-			if (err < 0) {
-				call_index_fini(&ix);
-				free(vec);
-				return diag_err(d, err, NULL, "the program fails on nr %u", nr);
-			}
-			worst = steps > worst ? steps : worst;
-			best = steps < best ? steps : best;
-		}
-		call_index_fini(&ix);
-		free(vec);
-		if (depends) {
+		const struct nr_fig *x = &f[i];
+		if (x->depends) {
 			if (i < limit) {
 				if (st->nargsys < st->argsys_cap)
 					st->argsys[st->nargsys] = (struct scmpc_argsys_stats){
-						nr, worst, best };
+						base + i, x->worst, x->best };
 				st->nargsys++;
 			}
 			continue;
 		}
 		if (i < limit) {
 			/* Argument-free: the path with zero arguments is the path. */
-			uint32_t ret;
-			unsigned steps;
-			memset(sd.args, 0, sizeof(sd.args));
-			scmpc_emulate(insns, len, &sd, &ret, &steps);
-			sum += steps;
+			sum += x->zero;
 			count++;
-			if (steps > st->worst_path)
-				st->worst_path = steps;
+			if (x->zero > st->worst_path)
+				st->worst_path = x->zero;
 		}
-		if (i < nr_count && v->info->cached) {
-			if (first == SCMPC_ACT_ALLOW)
+		if (i < nr_count && ai->cached) {
+			if (x->ret == SCMPC_ACT_ALLOW)
 				st->allow_unconditional++;
-			if (scmpc_cache_const_allow(insns, len, v->info->audit, nr, NULL) == 1)
+			if (scmpc_cache_const_allow(insns, len, ai->audit, base + i, NULL) == 1)
 				st->cacheable++;
 		}
 	}
+	free(f);
 	st->mean_path = count ? (double)sum / count : 0.0;
 	return 0;
 }
@@ -96,7 +117,6 @@ SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns
 {
 	struct scmpc_stats_opts opts;
 	struct scmpc_arch_stats st;
-	struct arch_view view;
 	int err;
 
 	if (!p || !insns || !out)
@@ -126,15 +146,10 @@ SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns
 	    opts.cache.sz >= offsetof(struct scmpc_cache_opts, nr_count) + sizeof(uint32_t) &&
 	    opts.cache.nr_count)
 		nr_count = opts.cache.nr_count;
-	/* Only ABI I is measured, so only its view is made. */
-	if ((err = arch_view_init(&view, p, p->arches[i], d)) < 0)
-		return err;
 	memset(&st, 0, sizeof(st));
 	st.argsys = out->argsys;
 	st.argsys_cap = out->argsys_cap;
-	err = arch_stats(p, &view, insns, len, limit, nr_count, &st, d);
-	arch_view_fini(&view);
-	if (err < 0)
+	if ((err = arch_stats(arch_info(p->arches[i]), insns, len, limit, nr_count, &st, d)) < 0)
 		return err;
 	OUT_FILL(out, st);
 	return 0;
