@@ -1196,6 +1196,33 @@ SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size
 			      size_t n, const struct scmpc_compare_opts *o, scmpc_prog **out,
 			      scmpc_diag *d);
 
+/* ---------------------------------------------------------------- optimize */
+
+/* What scmpc_optimize() did, growable (set sz). */
+struct scmpc_optimize_info {
+	size_t sz;		/* sizeof(struct scmpc_optimize_info) */
+	bool kept_input;	/* no program was both smaller or as small and no
+				   longer on its worst path: the input is the output */
+	size_t old_len, new_len;
+	unsigned old_worst, new_worst;	/* longest path over every input of the
+					   kept ABIs (all of them without arches) */
+	size_t proof_paths;	/* joint paths of the proof */
+};
+
+/* INSNS lifted (O as for scmpc_lift(): O->arches keeps those ABIs, the
+ * others get the bad-arch action) and compiled again, the candidate
+ * programs (scmpc's default, smallest and shortest layouts) kept only
+ * when no larger and no longer on the worst path than INSNS, else INSNS
+ * itself (INFO->kept_input); with O->arches or SCMPC_LIFT_BAD_ARCH, which
+ * change what other ABIs get, the smallest candidate (then the shortest).  The result is proven to decide every call
+ * of the kept ABIs (of every ABI without O->arches) as INSNS does, over
+ * every number and argument value.  *POLICY (if not NULL) gets the lifted
+ * policy.  Errors as scmpc_lift()'s; -E2BIG past a bound, naming it. */
+SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
+			     const struct scmpc_lift_opts *o, scmpc_prog **out,
+			     scmpc_policy **policy, struct scmpc_optimize_info *info,
+			     scmpc_diag *d);
+
 /* ----------------------------------------------------------------- split */
 
 /*

@@ -2160,6 +2160,106 @@ static void test_optimize_libseccomp(void **state)
  * exactly: optimize and merge refuse it and name the instruction (as
  * `compile -f text` lists it) and, in a stack, the file.  One that loads
  * the pointer but answers alike either way is lifted. */
+/* An argument-heavy policy on two ABIs, its program optimized: lifted and
+ * compiled again, such programs can come out larger (749 -> 997
+ * instructions before this was checked); optimize must then keep its
+ * input, and say so, and never return a larger program or a longer worst
+ * path.  The rules are drawn from a fixed LCG, so the case is the same on
+ * every run. */
+/* The next of a fixed sequence of draws below N. */
+static unsigned lcg(uint32_t *seed, unsigned n)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (*seed >> 16) % n;
+}
+
+static void test_optimize_never_grows(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "read", "write", "openat", "close", "mmap", "ioctl",
+					     "fcntl", "socket", "clone", "prctl", "futex", "kill" };
+	static const char *const acts[] = { "SCMP_ACT_ALLOW", "SCMP_ACT_ERRNO",
+					    "SCMP_ACT_KILL_PROCESS", "SCMP_ACT_TRAP", "SCMP_ACT_LOG" };
+	static const char *const ops[] = { "SCMP_CMP_EQ", "SCMP_CMP_GT", "SCMP_CMP_NE",
+					   "SCMP_CMP_LT", "SCMP_CMP_GE", "SCMP_CMP_LE" };
+	static const unsigned long long vals[] = { 0, 1, 5, 0xff, 0x100000000ULL, 0xffffffff, 40 };
+	uint32_t seed = 12345;
+	char *buf = malloc(1 << 16);
+	size_t at = 0;
+	assert_non_null(buf);
+	at += (size_t)snprintf(buf + at, (1 << 16) - at,
+			       "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": "
+			       "[\"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\"], \"syscalls\": [");
+	for (int i = 0; i < 80; i++) {
+		unsigned nm = lcg(&seed, 12), ac = lcg(&seed, 5), nargs = lcg(&seed, 3);
+		at += (size_t)snprintf(buf + at, (1 << 16) - at,
+				       "%s{\"names\": [\"%s\"], \"action\": \"%s\"", i ? ", " : "",
+				       names[nm], acts[ac]);
+		if (nargs)
+			at += (size_t)snprintf(buf + at, (1 << 16) - at, ", \"args\": [");
+		for (unsigned k = 0; k < nargs; k++) {
+			unsigned ix = k * 2 + lcg(&seed, 2), v = lcg(&seed, 7), op = lcg(&seed, 6);
+			at += (size_t)snprintf(buf + at, (1 << 16) - at,
+					       "%s{\"index\": %u, \"value\": %llu, \"op\": \"%s\"}",
+					       k ? ", " : "", ix, vals[v], ops[op]);
+		}
+		at += (size_t)snprintf(buf + at, (1 << 16) - at, "%s}", nargs ? "]" : "");
+	}
+	snprintf(buf + at, (1 << 16) - at, "]}");
+	write_text(tmp("heavy.json"), buf);
+	free(buf);
+	struct result r = RUN("compile", tmp("heavy.json"), "--restrictive", "-o",
+			      tmp("heavy.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("optimize", tmp("heavy.bpf"), "-o", tmp("heavy-opt.bpf"));
+	expect(&r, 0, NULL, NULL);
+	size_t n0 = 0, n1 = 0;
+	unsigned w0 = 0, w1 = 0;
+	const char *kept = strstr(r.out, "kept the input");
+	const char *line = strstr(r.out, " instructions -> ");
+	if (kept) {
+		assert_int_equal(sscanf(kept, "kept the input: no layout of the lifted policy is "
+					      "smaller without a longer worst path (%zu instructions, "
+					      "worst path %u)", &n0, &w0), 2);
+		n1 = n0;
+		w1 = w0;
+	} else {
+		assert_non_null(line);
+		while (line > r.out && line[-1] != '\n')
+			line--;
+		assert_int_equal(sscanf(line, "%zu instructions -> %zu (%*f%%), worst path %u -> %u",
+					&n0, &n1, &w0, &w1), 4);
+	}
+	assert_true(n1 <= n0);
+	assert_true(w1 <= w0);
+	assert_non_null(strstr(r.out, "proven to decide every call alike: every ABI"));
+	result_free(&r);
+	size_t len = 0;
+	void *opt = read_file(tmp("heavy-opt.bpf"), &len);
+	assert_non_null(opt);
+	assert_int_equal(len / 8, n1);
+	free(opt);
+	/* and the output decides as the input, by diff's own proof */
+	r = RUN("diff", tmp("heavy.bpf"), tmp("heavy-opt.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+
+	/* -a says what it dropped and what the proof covers */
+	r = RUN("optimize", tmp("heavy.bpf"), "-a", "x86_64", "-o", tmp("heavy-a.bpf"));
+	expect(&r, 0, "(now the bad-arch action); proven to decide every call of x86_64 alike",
+	       NULL);
+	assert_non_null(strstr(r.out, "dropped "));
+	assert_true(strstr(r.out, "i386") && strstr(r.out, "i386") < strstr(r.out, "(now the"));
+	result_free(&r);
+	r = RUN("diff", tmp("heavy.bpf"), tmp("heavy-a.bpf"), "-a", "x86_64");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("diff", tmp("heavy.bpf"), tmp("heavy-a.bpf"), "-a", "i386", "-q");
+	expect(&r, 1, NULL, NULL);
+	result_free(&r);
+}
+
 static void test_optimize_refusals(void **state)
 {
 	(void)state;
@@ -2546,6 +2646,7 @@ int main(void)
 		cmocka_unit_test(test_command_usage_hint),
 		cmocka_unit_test(test_optimize_libseccomp),
 		cmocka_unit_test(test_optimize_refusals),
+		cmocka_unit_test(test_optimize_never_grows),
 		cmocka_unit_test(test_merge_files),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_merge_pid),

@@ -184,9 +184,6 @@ static void print_figures(FILE *out, const struct cli *c, const scmpc_policy *p,
 			fig_row(out, label, b, a);
 		}
 	}
-	if (l0)
-		fprintf(out, "%zu instructions -> %zu (%.1f%%), proven to decide every call alike\n",
-			l0, l1, 100.0 * (double)l1 / (double)l0);
 	scmpc_diag_free(d);
 }
 
@@ -223,7 +220,8 @@ static int run_optimize(struct cli *c)
 		goto out;
 	}
 	lift_opts_init(c, &lo, &keep);
-	rc = scmpc_lift(f.insns, f.len, &lo, &p, d);
+	struct scmpc_optimize_info info = { .sz = sizeof(info) };
+	rc = scmpc_optimize(f.insns, f.len, &lo, &new, &p, &info, d);
 	if (rc < 0) {
 		report_lift_error(&f.name, &f.insns, &f.len, 1, d, rc);
 		/* The library names its option; the user needs ours. */
@@ -234,10 +232,6 @@ static int run_optimize(struct cli *c)
 		goto out;
 	}
 	report_warnings(f.name, d, c->quiet);
-	/* scmpc_compile() proves its program against the lifted policy, and
-	 * the lift proved that policy against the input. */
-	if (compile_policy(f.name, p, 0, &new))
-		goto out;
 	if ((rc = scmpc_prog_new(f.insns, f.len, &old, d)) < 0) {
 		report_diag(f.name, d, rc);
 		goto out;
@@ -245,7 +239,33 @@ static int run_optimize(struct cli *c)
 	if (write_program(c, f.name, p, new, format))
 		goto out;
 	bool to_file = c->output && strcmp(c->output, "-");
-	print_figures(to_file ? stdout : stderr, c, p, old, new);
+	FILE *fo = to_file ? stdout : stderr;
+	print_figures(fo, c, p, old, new);
+	if (info.kept_input)
+		fprintf(fo, "kept the input: no layout of the lifted policy is smaller without a "
+			"longer worst path (%zu instructions, worst path %u)\n", info.old_len,
+			info.old_worst);
+	else
+		fprintf(fo, "%zu instructions -> %zu (%.1f%%), worst path %u -> %u\n", info.old_len,
+			info.new_len, 100.0 * (double)info.new_len / (double)info.old_len,
+			info.old_worst, info.new_worst);
+	if (c->arch != SCMPC_ARCH_NONE) {
+		struct abi_list served = { .n = 0 };
+		char dropped[256] = "";
+		size_t at = 0;
+		abi_add_from_prog(&served, f.insns, f.len);
+		for (size_t i = 0; i < served.n; i++)
+			if (served.a[i] != c->arch && at < sizeof(dropped))
+				at += (size_t)snprintf(dropped + at, sizeof(dropped) - at, "%s%s",
+						       at ? ", " : "", scmpc_arch_name(served.a[i]));
+		if (at)
+			fprintf(fo, "dropped %s (now the bad-arch action); ", dropped);
+		fprintf(fo, "proven to decide every call of %s alike (%zu joint paths); the "
+			"other ABIs are not compared\n", scmpc_arch_name(c->arch), info.proof_paths);
+	} else {
+		fprintf(fo, "proven to decide every call alike: every ABI, number and argument "
+			"value (%zu joint paths)\n", info.proof_paths);
+	}
 	status = EXIT_OK;
 out:
 	free(buf);

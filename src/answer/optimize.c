@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * Optimizing a program: lift it to the policy it decides, compile that in
+ * each of scmpc's layouts, keep the best candidate that is no larger and
+ * no longer on its worst path than the input (or the input itself), and
+ * prove the result decides every call of the kept ABIs as the input does,
+ * with the engine walking both side by side.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "answer/answer.h"
+#include "arch/arch.h"
+
+/* Whether path P holds calls of one of the kept ABIs (every ABI when
+ * none is named): an AUDIT_ARCH of theirs with a number of theirs (under
+ * x86_64's, x32 owns the numbers from bit 30 up). */
+static bool kept(const struct path *p, const struct scmpc_lift_opts *o)
+{
+	if (!o || !o->narches)
+		return true;
+	for (size_t i = 0; i < o->narches; i++) {
+		enum scmpc_arch a = o->arches[i];
+		if (!wcon_has(&p->w[W_ARCH], scmpc_arch_audit(a)))
+			continue;
+		struct wcon nr = p->w[W_NR];
+		if (a == SCMPC_ARCH_X86_64 && nr.hi >= X32_SYSCALL_BIT)
+			nr.hi = X32_SYSCALL_BIT - 1;
+		if (a == SCMPC_ARCH_X32 && nr.lo < X32_SYSCALL_BIT)
+			nr.lo = X32_SYSCALL_BIT;
+		if (nr.lo <= nr.hi && wcon_feasible(&nr))
+			return true;
+	}
+	return false;
+}
+
+/* The longest path of PROG over the kept ABIs' calls. */
+static int worst_path(const struct sock_filter *prog, size_t len, const struct scmpc_lift_opts *o,
+		      unsigned *worst, scmpc_diag *d)
+{
+	const struct sock_filter *progs[1] = { prog };
+	struct walker W;
+	int err = answer_walk(&W, progs, &len, 1, o ? o->max_paths : 0, d);
+	*worst = 0;
+	for (size_t i = 0; i < W.npaths && err >= 0; i++)
+		if (kept(&W.paths[i], o) && W.paths[i].len > *worst)
+			*worst = W.paths[i].len;
+	walker_fini(&W);
+	return err;
+}
+
+SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
+			     const struct scmpc_lift_opts *o, scmpc_prog **out,
+			     scmpc_policy **policy, struct scmpc_optimize_info *info,
+			     scmpc_diag *d)
+{
+	struct scmpc_optimize_info res = { .sz = sizeof(res) };
+	scmpc_policy *p = NULL;
+	scmpc_prog *best = NULL;
+	unsigned best_worst = 0;
+	int err;
+
+	if (!out || (info && info->sz < offsetof(struct scmpc_optimize_info, kept_input) +
+						 sizeof(info->kept_input)))
+		return diag_err(d, -EINVAL, NULL, "no place for the program, or a malformed "
+				"struct scmpc_optimize_info");
+	*out = NULL;
+	if (policy)
+		*policy = NULL;
+	if ((err = scmpc_lift(insns, len, o, &p, d)) < 0)
+		return err;
+	bool changes = o && (o->narches || (o->flags & SCMPC_LIFT_BAD_ARCH));
+	res.old_len = len;
+	if ((err = worst_path(insns, len, o, &res.old_worst, d)) < 0)
+		goto out;
+
+	/* The candidates: scmpc's default layout, then for size, then for
+	 * the path; the first that beats the input on size (and does not
+	 * lose on the worst path) or ties on size and wins on the path. */
+	static const unsigned layouts[] = { 0, SCMPC_COMPILE_SMALLEST, SCMPC_COMPILE_SHORTEST };
+	for (size_t k = 0; k < ARRAY_SIZE(layouts); k++) {
+		struct scmpc_compile_opts co = { .sz = sizeof(co), .flags = layouts[k] };
+		scmpc_prog *cand = NULL;
+		unsigned w;
+		if ((err = scmpc_compile(p, &co, &cand, d)) < 0)
+			goto out;
+		err = worst_path(scmpc_prog_insns(cand), scmpc_prog_len(cand), o, &w, d);
+		if (err < 0) {
+			scmpc_prog_free(cand);
+			goto out;
+		}
+		size_t cl = scmpc_prog_len(cand);
+		size_t bl = best ? scmpc_prog_len(best) : len;
+		unsigned bw = best ? best_worst : res.old_worst;
+		/* Kept ABIs or a bad-arch action of the caller's change what the
+		 * other ABIs get: the input is no candidate then. */
+		bool better = cl <= bl && w <= bw && (cl < bl || w < bw);
+		if (!best && changes)
+			better = true;
+		else if (best && changes && !better)
+			better = cl < bl || (cl == bl && w < bw);
+		if (better) {
+			scmpc_prog_free(best);
+			best = cand;
+			best_worst = w;
+		} else {
+			scmpc_prog_free(cand);
+		}
+	}
+	if (!best) {
+		res.kept_input = true;
+		if ((err = scmpc_prog_new(insns, len, &best, d)) < 0)
+			goto out;
+		best_worst = res.old_worst;
+	}
+	res.new_len = scmpc_prog_len(best);
+	res.new_worst = best_worst;
+
+	/* The proof: both programs on every call of the kept ABIs. */
+	const struct sock_filter *both[2] = { insns, scmpc_prog_insns(best) };
+	size_t lens[2] = { len, scmpc_prog_len(best) };
+	struct walker W;
+	err = answer_walk(&W, both, lens, 2, o ? o->max_paths : 0, d);
+	for (size_t i = 0; i < W.npaths && err >= 0; i++)
+		if (kept(&W.paths[i], o) && W.each[2 * i] != W.each[2 * i + 1])
+			err = diag_err(d, -EPROTO, NULL, "internal error: the optimized program "
+				       "returns %#x where the input returns %#x",
+				       W.each[2 * i + 1], W.each[2 * i]);
+	res.proof_paths = W.npaths;
+	walker_fini(&W);
+out:
+	if (err < 0) {
+		scmpc_prog_free(best);
+		scmpc_policy_free(p);
+		return err;
+	}
+	*out = best;
+	if (policy)
+		*policy = p;
+	else
+		scmpc_policy_free(p);
+	if (info)
+		OUT_FILL(info, res);
+	return 0;
+}
