@@ -47,6 +47,12 @@
  *     libraries where libseccomp has the call; the 2.6 calls (transactions,
  *     seccomp_export_bpf_mem) on the compatible library alone.
  *  3. A filter built and loaded with the compatible library in a child.
+ *  4. libseccomp 2.6 and main on the compatible library (on libseccomp too
+ *     where it is 2.6 or later): the API level against this test's own
+ *     probe of the kernel, WAITKILL carried by a loaded filter (a signal
+ *     to a notified child that is held off only with WAIT_KILLABLE_RECV),
+ *     seccomp_notify_addfd() installing a descriptor in a notified child,
+ *     and TRAP with data as the header allows it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -65,6 +71,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -108,6 +116,14 @@ typedef void (*transaction_reject_fn)(const scmp_filter_ctx);
 typedef int (*transaction_commit_fn)(const scmp_filter_ctx);
 typedef int (*export_bpf_mem_fn)(const scmp_filter_ctx, void *, size_t *);
 typedef int (*precompute_fn)(const scmp_filter_ctx);
+/* libseccomp main */
+typedef int (*notify_addfd_fn)(int, struct seccomp_notif_addfd *);
+
+/* seccomp.h 2.6's WAITKILL attribute, and the kernel's flag behind it. */
+#define ATTR_WAITKILL ((enum scmp_filter_attr)10)
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
 
 struct api {
 	const char *name, *path;
@@ -138,6 +154,14 @@ struct api {
 	__typeof__(&seccomp_api_get) api_get;
 	__typeof__(&seccomp_api_set) api_set;
 	__typeof__(&seccomp_version) version;
+	__typeof__(&seccomp_notify_alloc) notify_alloc;
+	__typeof__(&seccomp_notify_free) notify_free;
+	__typeof__(&seccomp_notify_receive) notify_receive;
+	__typeof__(&seccomp_notify_respond) notify_respond;
+	__typeof__(&seccomp_notify_id_valid) notify_id_valid;
+	__typeof__(&seccomp_notify_fd) notify_fd;
+	/* optional: libseccomp main */
+	notify_addfd_fn notify_addfd;
 	/* optional: libseccomp 2.6 */
 	precompute_fn precompute;
 	transaction_start_fn transaction_start;
@@ -197,6 +221,13 @@ static int api_open(struct api *L)
 	RESOLVE(L, api_get, "seccomp_api_get", true);
 	RESOLVE(L, api_set, "seccomp_api_set", true);
 	RESOLVE(L, version, "seccomp_version", true);
+	RESOLVE(L, notify_alloc, "seccomp_notify_alloc", true);
+	RESOLVE(L, notify_free, "seccomp_notify_free", true);
+	RESOLVE(L, notify_receive, "seccomp_notify_receive", true);
+	RESOLVE(L, notify_respond, "seccomp_notify_respond", true);
+	RESOLVE(L, notify_id_valid, "seccomp_notify_id_valid", true);
+	RESOLVE(L, notify_fd, "seccomp_notify_fd", true);
+	RESOLVE(L, notify_addfd, "seccomp_notify_addfd", false);
 	RESOLVE(L, precompute, "seccomp_precompute", false);
 	RESOLVE(L, transaction_start, "seccomp_transaction_start", false);
 	RESOLVE(L, transaction_reject, "seccomp_transaction_reject", false);
@@ -2317,9 +2348,9 @@ static void test_api_attrs(void **state)
 	assert_int_equal(vc->major, SCMP_VER_MAJOR);
 	assert_int_equal(vc->minor, SCMP_VER_MINOR);
 	assert_int_equal(vc->micro, SCMP_VER_MICRO);
-	assert_int_equal(sys_api.api_get(), cmp_api.api_get());
+	/* the levels themselves: test_api_level() */
 	assert_int_equal(cmp_api.api_set(0), -EINVAL);
-	assert_int_equal(cmp_api.api_set(7), -EINVAL);
+	assert_int_equal(cmp_api.api_set(8), -EINVAL);
 	unsigned level = cmp_api.api_get();
 	assert_int_equal(cmp_api.api_set(1), 0);
 	assert_int_equal(cmp_api.api_get(), 1);
@@ -2540,6 +2571,440 @@ static void test_load_child(void **state)
 			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 }
 
+/* ------------------------------------------------ libseccomp 2.6 and main */
+
+/* Whether L is libseccomp 2.6 or later (level 7, WAITKILL). */
+static bool api_26(const struct api *L)
+{
+	const struct scmp_version *v = L->version();
+	return v->major > 2 || (v->major == 2 && v->minor >= 6);
+}
+
+/* seccomp(2) asked as libseccomp asks it, with no program: a flag set the
+ * kernel accepts fails on the NULL pointer (EFAULT), one it refuses on the
+ * flags (EINVAL).  This test's own probe, not the library's. */
+static bool kernel_flags(unsigned long flags)
+{
+	errno = 0;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, NULL) == -1 && errno == EFAULT;
+}
+
+static bool kernel_action(uint32_t act)
+{
+	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) == 0;
+}
+
+/* The API level libseccomp 2.6 gives this kernel (seccomp_api_get(3)):
+ * each level needs the one below it and what it adds. */
+static unsigned kernel_level(void)
+{
+	unsigned l = 1;
+	if (kernel_flags(SECCOMP_FILTER_FLAG_TSYNC))
+		l = 2;
+	if (l == 2 && kernel_flags(SECCOMP_FILTER_FLAG_LOG) && kernel_action(SECCOMP_RET_LOG) &&
+	    kernel_action(SECCOMP_RET_KILL_PROCESS))
+		l = 3;
+	if (l == 3 && kernel_flags(SECCOMP_FILTER_FLAG_SPEC_ALLOW))
+		l = 4;
+	if (l == 4 && kernel_flags(SECCOMP_FILTER_FLAG_NEW_LISTENER) &&
+	    kernel_action(SECCOMP_RET_USER_NOTIF))
+		l = 5;
+	if (l == 5 && kernel_flags(SECCOMP_FILTER_FLAG_TSYNC_ESRCH))
+		l = 6;
+	if (l == 6 && kernel_flags(SECCOMP_FILTER_FLAG_NEW_LISTENER |
+				   SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV))
+		l = 7;
+	return l;
+}
+
+static void need_seccomp(void)
+{
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0) {
+		print_message("skipped: the kernel has no seccomp (PR_GET_SECCOMP: %s)\n",
+			      strerror(errno));
+		skip();
+	}
+}
+
+static void test_api_level(void **state)
+{
+	(void)state;
+	need_seccomp();
+	unsigned want = kernel_level();
+	print_message("API level %u on this kernel (this test's probes)\n", want);
+	/* the pair is what the kernel takes: WAIT_KILLABLE_RECV alone is
+	 * refused even where it is known */
+	if (want == 7)
+		assert_false(kernel_flags(SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV));
+	/* probed afresh (seccomp_reset(NULL) drops a level set before) */
+	assert_int_equal(cmp_api.reset(NULL, 0), 0);
+	assert_int_equal(cmp_api.api_get(), want);
+	/* libseccomp 2.5 knows six levels */
+	unsigned sys_max = api_26(&sys_api) ? 7 : 6;
+	assert_int_equal(sys_api.api_get(), want < sys_max ? want : sys_max);
+
+	/* every level libseccomp 2.6 has can be forced, and no other; a level
+	 * refused leaves the one in force */
+	const struct api *libs[] = { &cmp_api, &sys_api };
+	for (size_t k = 0; k < N(libs); k++) {
+		const struct api *L = libs[k];
+		unsigned max = L == &cmp_api ? 7 : sys_max;
+		for (unsigned l = 1; l <= max; l++) {
+			assert_int_equal(L->api_set(l), 0);
+			assert_int_equal(L->api_get(), l);
+		}
+		assert_int_equal(L->api_set(max + 1), -EINVAL);
+		assert_int_equal(L->api_get(), max);
+		assert_int_equal(L->api_set(0), -EINVAL);
+		assert_int_equal(L->api_get(), max);
+		assert_int_equal(L->api_set(want < max ? want : max), 0);
+	}
+}
+
+/* Run FN(L, ARG) in a child and return its exit code: a filter is loaded
+ * (and the process-wide API level changed) only there. */
+static int in_child(int (*fn)(const struct api *, int), const struct api *L, int arg)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(20);	/* a lost notification must not hang the suite */
+		_exit(fn(L, arg));
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	if (WIFSIGNALED(st))
+		fail_msg("%s: child killed by signal %d", L->name, WTERMSIG(st));
+	return WEXITSTATUS(st);
+}
+
+static volatile sig_atomic_t got_usr1;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	got_usr1 = 1;
+}
+
+/* A notified getppid() of a grandchild answered with VAL, or -1 when the
+ * notification is gone.  FD the listener; SIGNAL_FIRST sends SIGUSR1 to
+ * the grandchild once its notification has been received. */
+static int answer(const struct api *L, int fd, long val, pid_t child, bool signal_first,
+		  uint64_t *id)
+{
+	struct seccomp_notif *req = NULL;
+	struct seccomp_notif_resp *resp = NULL;
+	int rc = -1;
+	if (L->notify_alloc(&req, &resp) != 0 || L->notify_receive(fd, req) != 0)
+		goto out;
+	*id = req->id;
+	if (signal_first) {
+		kill(child, SIGUSR1);
+		/* time for the signal to end an interruptible wait */
+		struct timespec t = { 0, 200 * 1000 * 1000 };
+		nanosleep(&t, NULL);
+	}
+	if (L->notify_id_valid(fd, req->id) != 0)
+		goto out;
+	resp->id = req->id;
+	resp->val = val;
+	rc = L->notify_respond(fd, resp) == 0 ? 0 : -2;
+out:
+	L->notify_free(req, resp);
+	return rc;
+}
+
+/* WAITKILL in a child: ARG's low byte the level to force (0: the probed
+ * one), bit 8 the attribute's value.  A grandchild under the filter calls
+ * getppid(), which is notified; the supervisor receives the notification,
+ * signals the grandchild and answers 4242.  With WAIT_KILLABLE_RECV the
+ * signal waits for the answer (exit 0), without it the call ends with
+ * EINTR and the notification is gone (exit 1).  Exit 20-35 say which step
+ * failed. */
+static int waitkill_child(const struct api *L, int arg)
+{
+	unsigned level = (unsigned)arg & 0xff;
+	if (level && L->api_set(level) != 0)
+		return 20;
+	scmp_filter_ctx ctx = L->init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return 21;
+	uint32_t v = 7;
+	if (L->attr_set(ctx, ATTR_WAITKILL, (arg >> 8) & 1) != 0)
+		return 22;
+	if (L->attr_get(ctx, ATTR_WAITKILL, &v) != 0 || v != (uint32_t)((arg >> 8) & 1))
+		return 23;
+	if (L->rule_add(ctx, SCMP_ACT_NOTIFY, L->resolve_name("getppid"), 0) != 0)
+		return 24;
+	int rc = L->load(ctx);
+	if (rc != 0)
+		return 25;
+	int fd = L->notify_fd(ctx);
+	L->release(ctx);
+	if (fd < 0)
+		return 26;
+	pid_t b = fork();
+	if (b < 0)
+		return 27;
+	if (b == 0) {
+		struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART */
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR1, &sa, NULL);
+		errno = 0;
+		long r = syscall(SYS_getppid);
+		if (r == 4242 && got_usr1)
+			_exit(0);
+		_exit(r == -1 && errno == EINTR ? 1 : 2);
+	}
+	uint64_t id;
+	int answered = answer(L, fd, 4242, b, true, &id);
+	int st;
+	if (waitpid(b, &st, 0) != b || !WIFEXITED(st))
+		return 28;
+	if (answered == 0 && WEXITSTATUS(st) == 0)
+		return 0;
+	if (answered == -1 && WEXITSTATUS(st) == 1)
+		return 1;
+	return 30 + WEXITSTATUS(st);
+}
+
+static void test_waitkill(void **state)
+{
+	(void)state;
+	need_seccomp();
+	const struct api *libs[] = { &cmp_api, &sys_api };
+	for (size_t k = 0; k < N(libs); k++) {
+		const struct api *L = libs[k];
+		if (L == &sys_api && !api_26(L)) {
+			print_message("libseccomp %s is older than 2.6: the compatible library alone\n",
+				      SYSTEM_LIB);
+			continue;
+		}
+		/* the attribute: off by default, taken at any level (libseccomp
+		 * 2.6 checks it against nothing: it asks, seccomp_load() passes
+		 * the flag with a listener only) */
+		scmp_filter_ctx ctx = L->init(SCMP_ACT_ALLOW);
+		assert_non_null(ctx);
+		uint32_t v = 9;
+		assert_int_equal(L->attr_get(ctx, ATTR_WAITKILL, &v), 0);
+		assert_int_equal(v, 0);
+		assert_int_equal(L->attr_set(ctx, ATTR_WAITKILL, 5), 0);
+		assert_int_equal(L->attr_get(ctx, ATTR_WAITKILL, &v), 0);
+		assert_int_equal(v, 1);
+		L->release(ctx);
+
+		/* below level 5 no NOTIFY rule, so no listener to wait on: the
+		 * rule is refused, the attribute is not */
+		assert_int_equal(in_child(waitkill_child, L, 4 | 0x100), 24);
+
+		if (kernel_level() < 7) {
+			print_message("skipped: this kernel lacks WAIT_KILLABLE_RECV (level %u)\n",
+				      kernel_level());
+			continue;
+		}
+		/* the loaded filter carries the flag when asked, not otherwise */
+		int on = in_child(waitkill_child, L, 0x100), off = in_child(waitkill_child, L, 0);
+		print_message("%s: a signalled notified call waits for its answer with WAITKILL "
+			      "(%d), ends with EINTR without (%d)\n",
+			      L->name, on, off);
+		assert_int_equal(on, 0);
+		assert_int_equal(off, 1);
+		/* forced to 6, libseccomp 2.6 still passes the flag beside the
+		 * listener: the level gates neither the attribute nor the load */
+		assert_int_equal(in_child(waitkill_child, L, 6 | 0x100), 0);
+		assert_int_equal(in_child(waitkill_child, L, 6), 1);
+	}
+}
+
+/* seccomp_notify_addfd() in a child: a grandchild's two notified
+ * getppid() calls are answered with descriptors the supervisor installs
+ * in it (a pipe's read end, at the lowest free number, then at 100 with
+ * close-on-exec); the grandchild reads what the supervisor wrote.  Exit
+ * 0, or 40-69 for the step that failed. */
+static int addfd_child(const struct api *L, int arg)
+{
+	(void)arg;
+	struct seccomp_notif_addfd a = { .srcfd = 0 };
+	/* below level 5: no notification API */
+	if (L->api_set(4) != 0 || L->notify_addfd(-1, &a) != -EOPNOTSUPP)
+		return 40;
+	if (L->api_set(kernel_level()) != 0 || L->notify_addfd(-1, NULL) != -EINVAL)
+		return 41;
+	scmp_filter_ctx ctx = L->init(SCMP_ACT_ALLOW);
+	if (!ctx || L->rule_add(ctx, SCMP_ACT_NOTIFY, L->resolve_name("getppid"), 0) != 0)
+		return 42;
+	if (L->load(ctx) != 0)
+		return 43;
+	int fd = L->notify_fd(ctx);
+	L->release(ctx);
+	int p[2];
+	if (fd < 0 || pipe(p) != 0)
+		return 44;
+	static const char msg[] = "scmpc addfd";
+	if (write(p[1], msg, sizeof(msg)) != (ssize_t)sizeof(msg))
+		return 45;
+	pid_t b = fork();
+	if (b < 0)
+		return 46;
+	if (b == 0) {
+		char buf[sizeof(msg)] = { 0 };
+		struct stat s1, s2;
+		long n = syscall(SYS_getppid);
+		if (n < 0 || n == p[0] || fcntl((int)n, F_GETFD) != 0)
+			_exit(50);
+		if (read((int)n, buf, sizeof(buf)) != (ssize_t)sizeof(buf) || memcmp(buf, msg, sizeof(buf)))
+			_exit(51);
+		long m = syscall(SYS_getppid);
+		if (m != 100 || fcntl(100, F_GETFD) != FD_CLOEXEC)
+			_exit(52);
+		if (fstat((int)n, &s1) != 0 || fstat(100, &s2) != 0 || s1.st_ino != s2.st_ino)
+			_exit(53);
+		_exit(0);
+	}
+	struct seccomp_notif *req = NULL;
+	struct seccomp_notif_resp *resp = NULL;
+	if (L->notify_alloc(&req, &resp) != 0)
+		return 47;
+	int rc = 0;
+	/* first: the lowest free number in the grandchild */
+	if (L->notify_receive(fd, req) != 0) {
+		rc = 48;
+		goto out;
+	}
+	a = (struct seccomp_notif_addfd){ .id = req->id, .srcfd = (uint32_t)p[0] };
+	int got = L->notify_addfd(fd, &a);
+	if (got < 0) {
+		rc = 55;
+		goto out;
+	}
+	/* a notification that does not exist */
+	struct seccomp_notif_addfd bad = { .id = req->id + 1000, .srcfd = (uint32_t)p[0] };
+	if (L->notify_addfd(fd, &bad) >= 0) {
+		rc = 56;
+		goto out;
+	}
+	*resp = (struct seccomp_notif_resp){ .id = req->id, .val = got };
+	if (L->notify_respond(fd, resp) != 0) {
+		rc = 57;
+		goto out;
+	}
+	/* second: number 100, close-on-exec */
+	if (L->notify_receive(fd, req) != 0) {
+		rc = 58;
+		goto out;
+	}
+	a = (struct seccomp_notif_addfd){ .id = req->id, .flags = SECCOMP_ADDFD_FLAG_SETFD,
+					  .srcfd = (uint32_t)p[0], .newfd = 100,
+					  .newfd_flags = O_CLOEXEC };
+	if (L->notify_addfd(fd, &a) != 100) {
+		rc = 59;
+		goto out;
+	}
+	*resp = (struct seccomp_notif_resp){ .id = req->id, .val = 100 };
+	if (L->notify_respond(fd, resp) != 0) {
+		rc = 60;
+		goto out;
+	}
+out:
+	L->notify_free(req, resp);
+	if (rc)
+		kill(b, SIGKILL);
+	int st;
+	if (waitpid(b, &st, 0) != b)
+		return 61;
+	if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		rc = WIFEXITED(st) ? WEXITSTATUS(st) : 62;
+	return rc;
+}
+
+static void test_notify_addfd(void **state)
+{
+	(void)state;
+	need_seccomp();
+	if (!cmp_api.notify_addfd)
+		fail_msg("%s does not export seccomp_notify_addfd", COMPAT_LIB);
+	if (kernel_level() < 5) {
+		print_message("skipped: no user notification on this kernel\n");
+		skip();
+	}
+	int rc = in_child(addfd_child, &cmp_api, 0);
+	if (rc)
+		fail_msg("addfd child: exit %d (40-47 setup, 48-49/58 receive, 55 addfd, 56 addfd of "
+			 "no notification succeeded, 57/60 respond, 59 SETFD, 50-53 the grandchild's "
+			 "checks)",
+			 rc);
+}
+
+#ifdef SCMP_ACT_TRAPX
+/* si_code of a seccomp SIGSYS (SYS_SECCOMP, which glibc's signal.h keeps
+ * out of a C11 build) */
+#define SI_SECCOMP 1
+
+static volatile sig_atomic_t sigsys_errno = -1;
+
+static void on_sigsys(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	sigsys_errno = si->si_code == SI_SECCOMP ? si->si_errno : -2;
+}
+
+/* A TRAP rule with data 1234 on getppid, loaded: the data the SIGSYS
+ * carried (si_errno), or 70-79 for the step that failed. */
+static int trap_child(const struct api *L, int arg)
+{
+	(void)arg;
+	scmp_filter_ctx ctx = L->init(SCMP_ACT_ALLOW);
+	if (!ctx || L->rule_add(ctx, SCMP_ACT_TRAP | 1234, L->resolve_name("getppid"), 0) != 0)
+		return 70;
+	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO };
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSYS, &sa, NULL) != 0 || L->load(ctx) != 0)
+		return 71;
+	syscall(SYS_getppid);
+	return sigsys_errno == 1234 ? 0 : 72;
+}
+#endif
+
+/* TRAP with data is libseccomp main's SCMP_ACT_TRAPX: a library built
+ * against a header that has it (the build test_compat_trapx checks) takes
+ * it and the SIGSYS carries the data; built against a released header it
+ * is refused, as by libseccomp up to 2.6. */
+static void test_trap_data(void **state)
+{
+	(void)state;
+	const struct api *L = &cmp_api;
+	scmp_filter_ctx ctx = L->init(SCMP_ACT_ALLOW);
+	assert_non_null(ctx);
+	int gp = L->resolve_name("getppid");
+	int rc = L->rule_add(ctx, SCMP_ACT_TRAP | 1234, gp, 0);
+	assert_int_equal(L->attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRAP | 7),
+			 rc == 0 ? 0 : -EINVAL);
+	L->release(ctx);
+	/* the default action too */
+	ctx = L->init(SCMP_ACT_TRAP | 1);
+#ifdef SCMP_ACT_TRAPX
+	print_message("header with SCMP_ACT_TRAPX: TRAP data taken\n");
+	assert_int_equal(rc, 0);
+	assert_non_null(ctx);
+	assert_int_equal(SCMP_ACT_TRAPX(1234), SCMP_ACT_TRAP | 1234);
+	L->release(ctx);
+	need_seccomp();
+	assert_int_equal(in_child(trap_child, L, 0), 0);
+#else
+	print_message("header without SCMP_ACT_TRAPX: TRAP data refused\n");
+	assert_int_equal(rc, -EINVAL);
+	assert_null(ctx);
+	/* as libseccomp refuses it */
+	ctx = sys_api.init(SCMP_ACT_ALLOW);
+	assert_non_null(ctx);
+	assert_int_equal(sys_api.rule_add(ctx, SCMP_ACT_TRAP | 1234, gp, 0), -EINVAL);
+	sys_api.release(ctx);
+#endif
+}
+
 #if defined(__x86_64__)
 /* An i386 call from this 64-bit process: the kernel takes the compat path,
  * the filter sees AUDIT_ARCH_I386. */
@@ -2639,7 +3104,15 @@ int main(void)
 		cmocka_unit_test(test_export_bpf_mem),
 		cmocka_unit_test(test_load_child),
 		cmocka_unit_test(test_ipc_version_bits),
+		cmocka_unit_test(test_api_level),
+		cmocka_unit_test(test_waitkill),
+		cmocka_unit_test(test_notify_addfd),
+		cmocka_unit_test(test_trap_data),
 		cmocka_unit_test(test_differential),
 	};
+#ifdef ONLY_TRAP_DATA
+	/* test_compat_trapx: the library built with SCMP_ACT_TRAPX defined */
+	cmocka_set_test_filter("test_trap_data");
+#endif
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

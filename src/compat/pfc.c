@@ -75,7 +75,14 @@ static void put_action(struct text *t, unsigned lvl, uint32_t act)
 	switch (act & 0xffff0000U) {
 	case SCMPC_ACT_KILL_PROCESS: put(t, "action KILL_PROCESS;\n"); break;
 	case SCMPC_ACT_KILL_THREAD: put(t, "action KILL;\n"); break;
-	case SCMPC_ACT_TRAP: put(t, "action TRAP;\n"); break;
+	case SCMPC_ACT_TRAP:
+		/* data only under a header with SCMP_ACT_TRAPX; libseccomp's
+		 * spelling for it is not known here, scmpc's is used */
+		if (act & 0xffffU)
+			put(t, "action TRAP(%u);\n", act & 0xffffU);
+		else
+			put(t, "action TRAP;\n");
+		break;
 	case SCMPC_ACT_ERRNO(0): put(t, "action ERRNO(%u);\n", act & 0xffffU); break;
 	case SCMPC_ACT_TRACE(0): put(t, "action TRACE(%u);\n", act & 0xffffU); break;
 	case SCMPC_ACT_LOG: put(t, "action LOG;\n"); break;

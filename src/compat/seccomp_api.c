@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * libseccomp's C API (seccomp.h 2.5, and the 2.6 additions) on scmpc:
- * contexts, ABIs, name resolution, rules, attributes, export and load.  The
+ * libseccomp's C API (seccomp.h 2.5, 2.6's additions and main's
+ * seccomp_notify_addfd) on scmpc: contexts, ABIs, name resolution, rules,
+ * attributes, export and load.  The
  * return codes and the order in which arguments are checked are
  * libseccomp's, because programs test them (-EACCES for a rule with the
  * default action, -EEXIST for a conflicting one, -EDOM for an ABI of the
@@ -11,6 +12,14 @@
  * API level (seccomp_api_set() changes what every context may use) and the
  * listener fd of the last load (seccomp_notify_fd() takes no context that
  * could hold it).  Both are atomics.
+ *
+ * What the header it is built against decides (see src/compat/meson.build):
+ * the version seccomp_version() reports (SCMP_VER_*), the pseudo syscall
+ * numbers, and whether SCMP_ACT_TRAP may carry data (SCMP_ACT_TRAPX, in
+ * headers after 2.6).  The exported functions do not follow the header:
+ * every build exports 2.6's calls and main's seccomp_notify_addfd, so that
+ * a program built against a newer header finds them instead of dying on a
+ * symbol lookup, while one built against an older header never calls them.
  */
 #include <errno.h>
 #include <linux/seccomp.h>
@@ -32,6 +41,16 @@
 /* seccomp.h 2.6 values a 2.5 header does not declare. */
 #define ATTR_WAITKILL 10
 #define FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+/* The highest API level (libseccomp 2.6: WAIT_KILLABLE_RECV). */
+#define MAX_LEVEL 7
+/* TRAP with data (si_errno of the SIGSYS) is libseccomp main's TRAPX: a
+ * header that has it lets the data through, a released one (up to 2.6)
+ * refuses it as its library does. */
+#ifdef SCMP_ACT_TRAPX
+#define TRAP_DATA_OK true
+#else
+#define TRAP_DATA_OK false
+#endif
 
 
 static _Atomic unsigned api_level;	/* 0: not yet probed */
@@ -66,7 +85,10 @@ static int rc_sys(const struct compat_ctx *c, int err)
 
 /* What the running kernel offers, as libseccomp's levels count it: 2
  * seccomp(2) with TSYNC, 3 LOG and KILL_PROCESS, 4 SPEC_ALLOW, 5 user
- * notification, 6 TSYNC_ESRCH. */
+ * notification, 6 TSYNC_ESRCH, 7 WAIT_KILLABLE_RECV.  The kernel takes
+ * WAIT_KILLABLE_RECV only beside NEW_LISTENER (alone it is EINVAL even
+ * where it is known), so level 7 asks for the pair, as libseccomp 2.6
+ * does. */
 static unsigned probe_level(void)
 {
 	unsigned level = 1;
@@ -83,6 +105,10 @@ static unsigned probe_level(void)
 		level = 5;
 	if (level == 5 && scmpc_probe_flags(SECCOMP_FILTER_FLAG_TSYNC_ESRCH, NULL) == 1)
 		level = 6;
+	if (level == 6 && scmpc_probe_flags(SECCOMP_FILTER_FLAG_NEW_LISTENER |
+						    FILTER_FLAG_WAIT_KILLABLE_RECV,
+					    NULL) == 1)
+		level = 7;
 	return level;
 }
 
@@ -105,7 +131,7 @@ API unsigned int seccomp_api_get(void)
 
 API int seccomp_api_set(unsigned int l)
 {
-	if (l < 1 || l > 6)
+	if (l < 1 || l > MAX_LEVEL)
 		return -EINVAL;
 	atomic_store(&api_level, l);
 	return 0;
@@ -123,8 +149,9 @@ static bool action_ok(const struct compat_ctx *c, uint32_t act)
 	if (c && act == SCMP_ACT_NOTIFY && c->a.tsync && l < 6)
 		return false;
 	switch (act & 0xffff0000U) {
-	case SCMP_ACT_KILL_THREAD:
 	case SCMP_ACT_TRAP:
+		return TRAP_DATA_OK || !(act & 0xffffU);
+	case SCMP_ACT_KILL_THREAD:
 	case SCMP_ACT_ALLOW:
 		return !(act & 0xffffU);
 	case SCMP_ACT_ERRNO(0):
@@ -190,11 +217,13 @@ int compat_pnr_of_name(const char *name)
 }
 
 /* Where the header gives two names one number (sys_debug_setcontext and
- * switch_endian), libseccomp's table knows the later one. */
+ * switch_endian, in that order), libseccomp 2.5's table knows the later
+ * one and 2.6's the earlier: the header's version decides. */
 static const char *name_of_pnr(int nr)
 {
+	const bool first = SCMP_VER_MAJOR > 2 || (SCMP_VER_MAJOR == 2 && SCMP_VER_MINOR >= 6);
 	const char *name = NULL;
-	for (size_t i = 0; i < compat_npnr; i++)
+	for (size_t i = 0; i < compat_npnr && !(first && name); i++)
 		if (compat_pnr[i].nr == nr)
 			name = compat_pnr[i].name;
 	return name;
@@ -820,8 +849,8 @@ API int seccomp_attr_set(scmp_filter_ctx ctx, enum scmp_filter_attr attr, uint32
 		c->a.sysrawrc = value;
 		break;
 	case ATTR_WAITKILL:
-		if (value && scmpc_probe_flags(FILTER_FLAG_WAIT_KILLABLE_RECV, NULL) != 1)
-			return -EOPNOTSUPP;
+		/* libseccomp 2.6 takes it at any level: it is a request, passed
+		 * to the kernel only with a listener (seccomp_load()). */
 		c->a.waitkill = value;
 		break;
 	default:
@@ -959,6 +988,8 @@ API int seccomp_load(const scmp_filter_ctx ctx)
 		flags |= SECCOMP_FILTER_FLAG_LOG;
 	if (c->a.ssb)
 		flags |= SECCOMP_FILTER_FLAG_SPEC_ALLOW;
+	/* with the listener only, as libseccomp 2.6 passes it (alone the
+	 * kernel refuses it); not gated on the level, as 2.6 does not */
 	if (c->a.waitkill && listener)
 		flags |= FILTER_FLAG_WAIT_KILLABLE_RECV;
 	struct scmpc_load_opts o = { .sz = sizeof(o), .seccomp_flags = flags,
@@ -1039,6 +1070,19 @@ API int seccomp_notify_id_valid(int fd, uint64_t id)
 	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0)
 		return -ENOENT;
 	return 0;
+}
+
+/* libseccomp main's call: install SRCFD (with the flags and the target
+ * number ADDFD asks for) in the task whose notification ADDFD->id names;
+ * the number it got there, or a negative errno. */
+API int seccomp_notify_addfd(int fd, struct seccomp_notif_addfd *addfd)
+{
+	if (level() < 5)
+		return -EOPNOTSUPP;
+	if (!addfd)
+		return -EINVAL;
+	int rc = ioctl(fd, SECCOMP_IOCTL_NOTIF_ADDFD, addfd);
+	return rc < 0 ? -ECANCELED : rc;
 }
 
 API int seccomp_notify_fd(const scmp_filter_ctx ctx)
