@@ -331,6 +331,11 @@ bool sym_split(const struct sym *s, uint16_t op, uint32_t k, struct split *o)
 			return true;
 		}
 		uint32_t m = bits_src(s, s->keep), v = bits_src(s, (k ^ s->val) & s->keep);
+#ifdef SCMPC_ENGINE_MUTANT
+		/* tests/meson.build's answer-mutant: the engine loses the calls
+		 * that equal an argument constant; the suite must notice */
+		if (s->word < W_ARGS)
+#endif
 		add_piece(o->t, &o->nt, P_CUBE, m, v);
 		add_piece(o->f, &o->nf, P_NOT, m, v);
 		return true;

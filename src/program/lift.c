@@ -248,6 +248,17 @@ static int lift_stack(const struct sock_filter *const *progs, const size_t *lens
 	bool any = false;
 	for (size_t i = 0; i < nab; i++)
 		any |= abis[i].in;
+	if (!any && nab) {
+		/* Every call gets B: a policy needs one ABI to say so, whose
+		 * calls all get its default, B.  The host's, if kept. */
+		struct abi *one = &abis[0];
+		for (size_t i = 0; i < nab; i++)
+			if (abis[i].arch == scmpc_arch_native())
+				one = &abis[i];
+		one->in = true;
+		one->all_bad = false;
+		any = true;
+	}
 	/* R3 (0x80000000-0xbfffffff) under x86_64's AUDIT_ARCH can have an
 	 * action of its own only through x86_64's limit: when x32 is in and
 	 * x86_64 is not, and nothing else fits, x86_64 comes in for that. */
