@@ -1191,10 +1191,12 @@ SCMPC_API void scmpc_answer_free(scmpc_answer *ans);
 
 /* One program that decides every call as the most restrictive of PROGS[0..N)
  * (oldest first, as a stack of them: the kernel's precedence, ties to the
- * newest's data), proven so over every input before it is returned. */
+ * newest's data), proven so over every input before it is returned.
+ * *POLICY (if not NULL) gets the policy it was compiled from (the stack
+ * lifted, scmpc_merge_stack()). */
 SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size_t *lens,
 			      size_t n, const struct scmpc_compare_opts *o, scmpc_prog **out,
-			      scmpc_diag *d);
+			      scmpc_policy **policy, scmpc_diag *d);
 
 /* ---------------------------------------------------------------- optimize */
 

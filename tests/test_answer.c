@@ -407,7 +407,7 @@ static void test_intersect(void **state)
 		const struct sock_filter *progs[2] = { scmpc_prog_insns(pa), scmpc_prog_insns(pb) };
 		size_t lens[2] = { scmpc_prog_len(pa), scmpc_prog_len(pb) };
 		scmpc_diag *d = scmpc_diag_new();
-		if (scmpc_intersect(progs, lens, 2, NULL, &pi, d) < 0)
+		if (scmpc_intersect(progs, lens, 2, NULL, &pi, NULL, d) < 0)
 			fail_msg("intersect %d: %s", t, scmpc_diag_message(d));
 		/* every region where the intersection differs from A must be one
 		 * where B is the stricter, with B's decision */

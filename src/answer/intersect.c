@@ -22,7 +22,7 @@ uint32_t answer_stack(const uint32_t *rets, size_t n)
 
 SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size_t *lens,
 			      size_t n, const struct scmpc_compare_opts *o, scmpc_prog **out,
-			      scmpc_diag *d)
+			      scmpc_policy **policy, scmpc_diag *d)
 {
 	struct scmpc_compare_opts opts;
 	int err;
@@ -34,6 +34,8 @@ SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size
 	if (!out || !progs || !lens || n == 0)
 		return diag_err(d, -EINVAL, NULL, "no programs or no output");
 	*out = NULL;
+	if (policy)
+		*policy = NULL;
 	if (n + 1 > WALK_MAX_EACH)
 		return diag_err(d, -E2BIG, NULL, "%zu programs: at most %d can be intersected", n,
 				WALK_MAX_EACH - 1);
@@ -43,9 +45,10 @@ SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size
 	if ((err = scmpc_merge_stack(progs, lens, n, NULL, &p, d)) < 0)
 		return err;
 	err = scmpc_compile(p, NULL, &prog, d);
-	scmpc_policy_free(p);
-	if (err < 0)
+	if (err < 0) {
+		scmpc_policy_free(p);
 		return err;
+	}
 
 	/* The proof: the inputs and the result on every call at once. */
 	const struct sock_filter **all = malloc((n + 1) * sizeof(*all));
@@ -76,8 +79,13 @@ out:
 	free(alens);
 	if (err < 0) {
 		scmpc_prog_free(prog);
+		scmpc_policy_free(p);
 		return err;
 	}
 	*out = prog;
+	if (policy)
+		*policy = p;
+	else
+		scmpc_policy_free(p);
 	return 0;
 }

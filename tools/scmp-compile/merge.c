@@ -22,7 +22,6 @@ int merge_programs(const char *const *names, scmpc_prog *const *progs, size_t n,
 {
 	const struct sock_filter **insns = calloc(n, sizeof(*insns));
 	size_t *lens = calloc(n, sizeof(*lens));
-	struct scmpc_lift_opts lo;
 	scmpc_diag *d = scmpc_diag_new();
 	int rc = -1;
 
@@ -36,21 +35,16 @@ int merge_programs(const char *const *names, scmpc_prog *const *progs, size_t n,
 		insns[i] = scmpc_prog_insns(progs[i]);
 		lens[i] = scmpc_prog_len(progs[i]);
 	}
-	/* No bad-arch override: what each filter returns for an unknown
-	 * AUDIT_ARCH is part of what the stack decides. */
-	memset(&lo, 0, sizeof(lo));
-	lo.sz = sizeof(lo);
-	int err = scmpc_merge_stack(insns, lens, n, &lo, policy, d);
+	/* What each filter returns for an unknown AUDIT_ARCH is part of what
+	 * the stack decides.  scmpc_intersect() proves its program decides
+	 * every call as the stack does, over every input. */
+	int err = scmpc_intersect(insns, lens, n, NULL, out, policy, d);
 	if (err < 0) {
 		report_lift_error(names, insns, lens, n, d, err);
 		*policy = NULL;
 		goto out;
 	}
 	report_warnings("merge", d, false);
-	/* The compile proves its program against the merged decision, which
-	 * the merge checked against the stack, path by path. */
-	if (compile_policy("merge", *policy, 0, out))
-		goto out;
 	rc = 0;
 out:
 	if (rc < 0) {
