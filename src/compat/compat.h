@@ -25,7 +25,6 @@ struct compat_pnr {
 };
 extern const struct compat_pnr compat_pnr[];
 extern const size_t compat_npnr;
-
 /* One rule as it landed on one ABI, numbered for that ABI. */
 struct compat_rule {
 	uint32_t action;
@@ -36,10 +35,16 @@ struct compat_rule {
 	struct scmpc_cond conds[6];	/* by argument, as libseccomp chains them */
 };
 
+struct compat_index;
+
 struct compat_filter {
 	enum scmpc_arch arch;
 	struct compat_rule *rules;
 	size_t n, cap;
+	/* The rules by call, for libseccomp's refusals (refusal.h); NULL
+	 * until an add needs it, and again whenever the rules change other
+	 * than by an add (a transaction's rollback): it is rebuilt from them. */
+	struct compat_index *ix;
 };
 
 struct compat_attrs {
