@@ -25,6 +25,13 @@ struct compat_pnr {
 };
 extern const struct compat_pnr compat_pnr[];
 extern const size_t compat_npnr;
+/* Positions in compat_pnr[] by name (strcmp order), and by number
+ * (ascending; one per number, the header's later name where two share
+ * one): every name resolution looks the table up. */
+extern const unsigned short compat_pnr_by_name[];
+extern const unsigned short compat_pnr_by_nr[];
+extern const size_t compat_npnr_by_nr;
+
 /* One rule as it landed on one ABI, numbered for that ABI. */
 struct compat_rule {
 	uint32_t action;

@@ -184,21 +184,38 @@ API uint32_t seccomp_arch_native(void)
 
 int compat_pnr_of_name(const char *name)
 {
-	for (size_t i = 0; i < compat_npnr; i++)
-		if (!strcmp(compat_pnr[i].name, name))
-			return compat_pnr[i].nr;
+	size_t lo = 0, hi = compat_npnr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct compat_pnr *e = &compat_pnr[compat_pnr_by_name[mid]];
+		int c = strcmp(e->name, name);
+		if (!c)
+			return e->nr;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return 0;
 }
 
 /* Where the header gives two names one number (sys_debug_setcontext and
- * switch_endian), libseccomp's table knows the later one. */
+ * switch_endian), libseccomp's table knows the later one, which is the one
+ * compat_pnr_by_nr[] keeps. */
 static const char *name_of_pnr(int nr)
 {
-	const char *name = NULL;
-	for (size_t i = 0; i < compat_npnr; i++)
-		if (compat_pnr[i].nr == nr)
-			name = compat_pnr[i].name;
-	return name;
+	size_t lo = 0, hi = compat_npnr_by_nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct compat_pnr *e = &compat_pnr[compat_pnr_by_nr[mid]];
+		if (e->nr == nr)
+			return e->name;
+		if (e->nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 enum compat_family compat_family_of_pnr(int pnr)
