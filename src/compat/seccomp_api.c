@@ -796,6 +796,10 @@ API int seccomp_attr_set(scmp_filter_ctx ctx, enum scmp_filter_attr attr, uint32
 	case SCMP_FLTATR_ACT_BADARCH:
 		if (!action_ok(c, value))
 			return -EINVAL;
+		/* the one attribute the program holds (the others are load
+		 * flags, or how rules and errors are taken) */
+		if (c->a.act_badarch != value)
+			changed(c);
 		c->a.act_badarch = value;
 		break;
 	case SCMP_FLTATR_CTL_NNP:
@@ -838,7 +842,6 @@ API int seccomp_attr_set(scmp_filter_ctx ctx, enum scmp_filter_attr attr, uint32
 	default:
 		return -EINVAL;
 	}
-	changed(c);
 	return 0;
 }
 
