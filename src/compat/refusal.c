@@ -45,7 +45,7 @@ struct group {
 	 * call number its copy tests (NO_MUX: nowhere), found once. */
 	uint32_t mux, call;
 	uint32_t action;	/* the first rule's, while there is no tree */
-	struct member *m;	/* the rules merged so far, in add order */
+	struct member *m;	/* its rules in add order, until it has a tree */
 	size_t n, cap;
 	bool closed;		/* an unconditional rule came: nothing more counts */
 	bool dead;		/* libseccomp's merge loops here: it refuses nothing */
@@ -178,8 +178,9 @@ static long group_of(struct compat_index *x, uint32_t nr)
 
 /* ------------------------------------------------------------ rules */
 
-/* Member M as the policy's view has it, in OUT with its conditions in
- * BUF (room for 7). */
+/* Rule R (its copy for sub-call CALL on the multiplexer, when CALL is not
+ * 0) as the policy's view has it: in OUT, with its conditions in BUF
+ * (room for 7). */
 static void view_form(const struct compat_index *x, const struct compat_rule *r, uint32_t call,
 		      struct rule *out, struct scmpc_cond *buf)
 {
@@ -256,7 +257,7 @@ static int group_add(struct compat_index *x, size_t gi, const struct compat_rule
 		g->closed = true;
 		return 0;
 	}
-	if (!array_reserve(&g->m, &g->cap, g->n, sizeof(*g->m), 4))
+	if (!g->tree && !array_reserve(&g->m, &g->cap, g->n, sizeof(*g->m), 4))
 		return -ENOMEM;
 	if (!g->tree) {
 		if (!g->n || r->action == g->action) {
@@ -279,7 +280,6 @@ static int group_add(struct compat_index *x, size_t gi, const struct compat_rule
 	if (rc)
 		return rc;
 	p->inserted = true;
-	g->m[g->n++] = (struct member){ idx, call };
 	return 0;
 }
 
@@ -303,9 +303,10 @@ void compat_index_commit(struct compat_index *x)
 {
 	for (size_t i = 0; i < x->npend; i++) {
 		struct group *g = &x->g[x->pend[i].group];
-		if (g->closed || g->dead) {
-			/* nothing here will be refused again */
-			group_drop_tree(g);
+		if (g->closed || g->dead)
+			group_drop_tree(g);	/* nothing here will be refused again */
+		if (g->closed || g->dead || g->tree) {
+			/* the tree holds the rules now, or nothing needs them */
 			free(g->m);
 			g->m = NULL;
 			g->n = g->cap = 0;
