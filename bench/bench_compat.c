@@ -5,6 +5,11 @@
  * 2.5.4, one driver, one run.
  *
  *   bench_compat [--runs N] [--quick] [--before LIB] [--timeout S] [--csv FILE]
+ *                [--only CASE] [--lib lsc|compat]
+ *
+ * --only runs the cases whose label contains CASE, --lib one library's
+ * side; BENCH_TRACE=1 in the environment prints each add before it is
+ * made (which one a library gets stuck on).  --timeout bounds each run.
  *
  * Each run is a fresh child that dlopen()s one library by its path (as
  * tests/test_compat.c does, RTLD_LOCAL and RTLD_DEEPBIND, so each one's
@@ -549,7 +554,7 @@ static FILE *csv;
 static void usage(void)
 {
 	fprintf(stderr, "usage: bench_compat [--runs N] [--quick] [--before LIB] [--timeout S] "
-			"[--csv FILE]\n");
+			"[--csv FILE] [--only CASE] [--lib lsc|compat]\n");
 	exit(2);
 }
 
