@@ -2464,6 +2464,262 @@ static void test_transactions(void **state)
 	L->release(ctx);
 }
 
+/*
+ * libseccomp refuses a rule (EEXIST) whose comparisons end, on some call,
+ * where an earlier rule's end in another action; the compatible library
+ * decides that one add at a time on its index of each ABI's rules by call
+ * (src/compat/refusal.c).  These scripts set up refusals that only a
+ * correct index gets right: clashes with a rule added long before, behind
+ * many rules of other calls and of the same call; on socketcall(2) and
+ * ipc(2), where the rules of several calls meet; an add one ABI refuses,
+ * taken back on the ABI that took it; ABIs removed and added again;
+ * contexts merged.  Each script runs on both libraries and every return
+ * code is compared, besides the codes asserted here.
+ */
+#define MAX_RCS 128
+
+struct rcs {
+	int v[MAX_RCS];
+	size_t n;
+};
+
+static int rc_put(struct rcs *r, int rc)
+{
+	assert_true(r->n < MAX_RCS);
+	r->v[r->n++] = rc;
+	return rc;
+}
+
+static void rcs_same(const struct rcs *s, const struct rcs *c, const char *what)
+{
+	assert_int_equal(s->n, c->n);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i] != c->v[i]) {
+			fprintf(stderr, "%s: return code %zu: libseccomp %d, compat %d\n", what, i,
+				s->v[i], c->v[i]);
+			fail();
+		}
+}
+
+static bool x86_family(void)
+{
+	return scmpc_arch_native() == SCMPC_ARCH_X86_64;
+}
+
+/* Clashes with rules added long before, behind hundreds of others. */
+static void refusals_far(const struct api *L, struct rcs *r)
+{
+	int rd = nr_of(L, "read"), wr = nr_of(L, "write"), io = nr_of(L, "ioctl");
+	static const char *const others[] = { "openat", "close", "mmap", "futex", "fcntl", "lseek" };
+	scmp_filter_ctx ctx = L->init(SCMP_ACT_ALLOW);
+	assert_non_null(ctx);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(1), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 5))), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(1), io, 2, SCMP_A0(SCMP_CMP_EQ, 1),
+					       SCMP_A1(SCMP_CMP_GT, 100))), 0);
+	/* rules of other calls, and many of read with one action */
+	for (unsigned i = 0; i < 300; i++) {
+		int nr = nr_of(L, others[i % N(others)]);
+		assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(1 + i % 3), nr, 1,
+					     SCMP_A1(SCMP_CMP_EQ, i)), 0);
+		assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(7), rd, 2, SCMP_A0(SCMP_CMP_EQ, i),
+					     SCMP_A2(SCMP_CMP_MASKED_EQ, 0xf0, (i % 16) << 4)), 0);
+	}
+	/* the first rules still decide */
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 5))), -EEXIST);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(1), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 5))), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 6))), 0);
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_KILL, io, 2, SCMP_A0(SCMP_CMP_EQ, 1),
+			      SCMP_A1(SCMP_CMP_GT, 100)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_KILL, io, 1, SCMP_A0(SCMP_CMP_EQ, 1)));
+	/* the 300 rules of read: a clash with the 4th, none with a new value;
+	 * then another action enters their tree */
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_TRAP, rd, 2, SCMP_A0(SCMP_CMP_EQ, 3),
+					       SCMP_A2(SCMP_CMP_MASKED_EQ, 0xf0, 0x30))), -EEXIST);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_TRAP, rd, 2, SCMP_A0(SCMP_CMP_EQ, 3),
+					       SCMP_A2(SCMP_CMP_MASKED_EQ, 0xf0, 0x40))), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_TRAP, rd, 2, SCMP_A0(SCMP_CMP_EQ, 299),
+					       SCMP_A2(SCMP_CMP_MASKED_EQ, 0xf0, 0xb0))), -EEXIST);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(7), rd, 2,
+					       SCMP_A0(SCMP_CMP_EQ, 3),
+					       SCMP_A2(SCMP_CMP_MASKED_EQ, 0xf0, 0x40))), -EEXIST);
+	/* an unconditional rule replaces read's tree: nothing clashes after it */
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_LOG, rd, 0)), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_TRAP, rd, 2, SCMP_A0(SCMP_CMP_EQ, 3),
+					       SCMP_A2(SCMP_CMP_MASKED_EQ, 0xf0, 0x30))), 0);
+	L->release(ctx);
+}
+
+/* x86 (and x86_64 beside it): socket and IPC calls meet on socketcall(2)
+ * and ipc(2), an add refused on one ABI is taken back on the other. */
+static void refusals_mux(const struct api *L, struct rcs *r)
+{
+	int sk = nr_of(L, "socket"), cn = nr_of(L, "connect"), st = nr_of(L, "sendto");
+	int mg = nr_of(L, "msgget"), so = nr_of(L, "semop"), wr = nr_of(L, "write");
+	scmp_filter_ctx ctx = L->init(SCMP_ACT_ALLOW);
+	assert_non_null(ctx);
+	assert_int_equal(L->arch_add(ctx, SCMP_ARCH_X86), 0);
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(1), sk, 1, SCMP_A0(SCMP_CMP_EQ, 2)));
+	for (unsigned i = 0; i < 40; i++)
+		rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(1), cn, 1, SCMP_A2(SCMP_CMP_EQ, i)));
+	/* socket's copy on socketcall tests argument 0 for the call alone */
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), sk, 1, SCMP_A0(SCMP_CMP_EQ, 7)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), cn, 1, SCMP_A2(SCMP_CMP_EQ, 3)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(1), cn, 1, SCMP_A2(SCMP_CMP_EQ, 3)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), st, 1, SCMP_A1(SCMP_CMP_EQ, 3)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(3), st, 1, SCMP_A1(SCMP_CMP_EQ, 3)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(3), st, 1, SCMP_A1(SCMP_CMP_EQ, 4)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(1), mg, 1, SCMP_A1(SCMP_CMP_EQ, 1)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), so, 1, SCMP_A1(SCMP_CMP_EQ, 1)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), mg, 1, SCMP_A1(SCMP_CMP_EQ, 1)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), mg, 0));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(3), mg, 1, SCMP_A1(SCMP_CMP_EQ, 1)));
+	/* a constant whose high word x86 drops: write(0x100000005) is
+	 * write(5) there, so the second rule clashes on x86 alone and must
+	 * leave no trace on x86_64 */
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(1), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 0x100000005ULL))), 0);
+	/* (two actions on write already, so that x86_64 merges the next
+	 * rule into a tree it keeps, and must take it out again) */
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(7), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 0x400000009ULL))), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 5))), -EEXIST);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(3), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 5))), -EEXIST);
+	/* without x86: nothing left to clash with */
+	assert_int_equal(rc_put(r, L->arch_remove(ctx, SCMP_ARCH_X86)), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(3), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 5))), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(4), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 5))), -EEXIST);
+	/* x86 again, empty: the clash is x86_64's alone */
+	assert_int_equal(rc_put(r, L->arch_add(ctx, SCMP_ARCH_X86)), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(4), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 5))), -EEXIST);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(4), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 0x200000005ULL))), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(5), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 0x300000005ULL))), -EEXIST);
+	assert_int_equal(rc_put(r, L->arch_remove(ctx, SCMP_ARCH_NATIVE)), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(5), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 0x300000005ULL))), -EEXIST);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(4), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 0x300000005ULL))), 0);
+	L->release(ctx);
+}
+
+/* Merged contexts: the rules each brought still clash.  (The context
+ * merged into has x86 alone: libseccomp 2.5.4 loses the ABIs of a context
+ * merged into one that has x86_64.) */
+static void refusals_merge(const struct api *L, struct rcs *r)
+{
+	int wr = nr_of(L, "write"), sk = nr_of(L, "socket");
+	scmp_filter_ctx a = L->init(SCMP_ACT_ALLOW), b = L->init(SCMP_ACT_ALLOW);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(L->arch_add(a, SCMP_ARCH_X86), 0);
+	assert_int_equal(L->arch_remove(a, SCMP_ARCH_NATIVE), 0);
+	rc_put(r, L->rule_add(b, SCMP_ACT_ERRNO(1), wr, 1, SCMP_A0(SCMP_CMP_EQ, 5)));
+	rc_put(r, L->rule_add(a, SCMP_ACT_ERRNO(2), wr, 1, SCMP_A0(SCMP_CMP_EQ, 6)));
+	rc_put(r, L->rule_add(a, SCMP_ACT_ERRNO(2), sk, 1, SCMP_A0(SCMP_CMP_EQ, 1)));
+	assert_int_equal(rc_put(r, L->merge(a, b)), 0);
+	assert_int_equal(rc_put(r, L->rule_add(a, SCMP_ACT_ERRNO(3), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 5))), -EEXIST);
+	assert_int_equal(rc_put(r, L->rule_add(a, SCMP_ACT_ERRNO(3), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 6))), -EEXIST);
+	assert_int_equal(rc_put(r, L->rule_add(a, SCMP_ACT_ERRNO(2), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 6))), 0);
+	assert_int_equal(rc_put(r, L->rule_add(a, SCMP_ACT_ERRNO(1), wr, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 7))), 0);
+	assert_int_equal(rc_put(r, L->rule_add(a, SCMP_ACT_ERRNO(3), sk, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 1))), -EEXIST);
+	L->release(a);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	struct rcs s = { .n = 0 }, c = { .n = 0 };
+	refusals_far(&sys_api, &s);
+	refusals_far(&cmp_api, &c);
+	rcs_same(&s, &c, "clashes far back");
+	if (!x86_family()) {
+		print_message("x86 ABIs: skipped on a host of another family\n");
+		return;
+	}
+	s.n = c.n = 0;
+	refusals_mux(&sys_api, &s);
+	refusals_mux(&cmp_api, &c);
+	rcs_same(&s, &c, "multiplexers and ABIs");
+	s.n = c.n = 0;
+	refusals_merge(&sys_api, &s);
+	refusals_merge(&cmp_api, &c);
+	rcs_same(&s, &c, "merged contexts");
+}
+
+/* Transactions (the compatible library's alone: 2.5.4 has none): a
+ * rollback leaves the rules as they were, and the refusals with them. */
+static void test_refusals_transactions(void **state)
+{
+	(void)state;
+	const struct api *L = &cmp_api;
+	if (!L->transaction_start || !L->transaction_reject || !L->transaction_commit)
+		skip();
+	int wr = nr_of(L, "write"), rd = nr_of(L, "read");
+	scmp_filter_ctx ctx = L->init(SCMP_ACT_ALLOW);
+	assert_non_null(ctx);
+	if (x86_family())
+		assert_int_equal(L->arch_add(ctx, SCMP_ARCH_X86), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(1), wr, 1, SCMP_A0(SCMP_CMP_EQ, 5)), 0);
+	for (unsigned i = 0; i < 100; i++)
+		assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(1), rd, 1, SCMP_A0(SCMP_CMP_EQ, i)), 0);
+
+	/* rules added in a rejected transaction clash no more, the older ones
+	 * still do */
+	assert_int_equal(L->transaction_start(ctx), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(2), wr, 1, SCMP_A0(SCMP_CMP_EQ, 6)), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(2), rd, 1, SCMP_A0(SCMP_CMP_EQ, 100)), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(3), wr, 1, SCMP_A0(SCMP_CMP_EQ, 6)), -EEXIST);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(3), wr, 1, SCMP_A0(SCMP_CMP_EQ, 5)), -EEXIST);
+	L->transaction_reject(ctx);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(3), wr, 1, SCMP_A0(SCMP_CMP_EQ, 6)), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(3), rd, 1, SCMP_A0(SCMP_CMP_EQ, 100)), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(3), wr, 1, SCMP_A0(SCMP_CMP_EQ, 5)), -EEXIST);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(4), rd, 1, SCMP_A0(SCMP_CMP_EQ, 99)), -EEXIST);
+
+	/* committed: they stay, and so do their clashes; nested rejects */
+	assert_int_equal(L->transaction_start(ctx), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(4), wr, 1, SCMP_A0(SCMP_CMP_EQ, 7)), 0);
+	assert_int_equal(L->transaction_start(ctx), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(5), wr, 1, SCMP_A0(SCMP_CMP_EQ, 8)), 0);
+	L->transaction_reject(ctx);
+	assert_int_equal(L->transaction_commit(ctx), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(5), wr, 1, SCMP_A0(SCMP_CMP_EQ, 7)), -EEXIST);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(6), wr, 1, SCMP_A0(SCMP_CMP_EQ, 8)), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(3), wr, 1, SCMP_A0(SCMP_CMP_EQ, 6)), 0);
+	assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(1), wr, 1, SCMP_A0(SCMP_CMP_EQ, 6)), -EEXIST);
+
+	/* an ABI added and removed inside a rejected transaction */
+	if (x86_family()) {
+		assert_int_equal(L->transaction_start(ctx), 0);
+		assert_int_equal(L->arch_remove(ctx, SCMP_ARCH_X86), 0);
+		assert_int_equal(L->arch_add(ctx, SCMP_ARCH_X86), 0);
+		assert_int_equal(L->arch_remove(ctx, SCMP_ARCH_NATIVE), 0);
+		assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(9), wr, 1, SCMP_A0(SCMP_CMP_EQ, 5)), 0);
+		L->transaction_reject(ctx);
+		assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(9), wr, 1, SCMP_A0(SCMP_CMP_EQ, 5)),
+				 -EEXIST);
+		assert_int_equal(L->arch_remove(ctx, SCMP_ARCH_NATIVE), 0);
+		assert_int_equal(L->rule_add(ctx, SCMP_ACT_ERRNO(9), wr, 1, SCMP_A0(SCMP_CMP_EQ, 5)),
+				 -EEXIST);
+	}
+	L->release(ctx);
+}
+
 static void test_export_bpf_mem(void **state)
 {
 	(void)state;
@@ -3101,6 +3357,8 @@ int main(void)
 		cmocka_unit_test(test_api_arches),
 		cmocka_unit_test(test_api_attrs),
 		cmocka_unit_test(test_transactions),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_refusals_transactions),
 		cmocka_unit_test(test_export_bpf_mem),
 		cmocka_unit_test(test_load_child),
 		cmocka_unit_test(test_ipc_version_bits),

@@ -25,6 +25,13 @@ struct compat_pnr {
 };
 extern const struct compat_pnr compat_pnr[];
 extern const size_t compat_npnr;
+/* Positions in compat_pnr[] by name (strcmp order), and by number
+ * (ascending; one per number, the header's later name where two share
+ * one): every name resolution looks the table up. */
+extern const unsigned short compat_pnr_by_name[];
+extern const unsigned short compat_pnr_by_nr[];
+extern const unsigned short compat_pnr_by_nr_first[];
+extern const size_t compat_npnr_by_nr;
 
 /* One rule as it landed on one ABI, numbered for that ABI. */
 struct compat_rule {
@@ -36,10 +43,16 @@ struct compat_rule {
 	struct scmpc_cond conds[6];	/* by argument, as libseccomp chains them */
 };
 
+struct compat_index;
+
 struct compat_filter {
 	enum scmpc_arch arch;
 	struct compat_rule *rules;
 	size_t n, cap;
+	/* The rules by call, for libseccomp's refusals (refusal.h); NULL
+	 * until an add needs it, and again whenever the rules change other
+	 * than by an add (a transaction's rollback): it is rebuilt from them. */
+	struct compat_index *ix;
 };
 
 struct compat_attrs {

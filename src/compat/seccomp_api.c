@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "refusal.h"
 
 #define API __attribute__((visibility("default")))
 
@@ -210,23 +211,41 @@ API uint32_t seccomp_arch_native(void)
 
 int compat_pnr_of_name(const char *name)
 {
-	for (size_t i = 0; i < compat_npnr; i++)
-		if (!strcmp(compat_pnr[i].name, name))
-			return compat_pnr[i].nr;
+	size_t lo = 0, hi = compat_npnr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct compat_pnr *e = &compat_pnr[compat_pnr_by_name[mid]];
+		int c = strcmp(e->name, name);
+		if (!c)
+			return e->nr;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return 0;
 }
 
 /* Where the header gives two names one number (sys_debug_setcontext and
  * switch_endian, in that order), libseccomp 2.5's table knows the later
- * one and 2.6's the earlier: the header's version decides. */
+ * one and 2.6's the earlier: the header's version decides which of the two
+ * orders by number to search. */
 static const char *name_of_pnr(int nr)
 {
 	const bool first = SCMP_VER_MAJOR > 2 || (SCMP_VER_MAJOR == 2 && SCMP_VER_MINOR >= 6);
-	const char *name = NULL;
-	for (size_t i = 0; i < compat_npnr && !(first && name); i++)
-		if (compat_pnr[i].nr == nr)
-			name = compat_pnr[i].name;
-	return name;
+	const unsigned short *by_nr = first ? compat_pnr_by_nr_first : compat_pnr_by_nr;
+	size_t lo = 0, hi = compat_npnr_by_nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct compat_pnr *e = &compat_pnr[by_nr[mid]];
+		if (e->nr == nr)
+			return e->name;
+		if (e->nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 enum compat_family compat_family_of_pnr(int pnr)
@@ -324,8 +343,10 @@ static void attrs_default(struct compat_attrs *a, uint32_t def)
 
 static void filters_free(struct compat_filter *f, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(f[i].rules);
+		compat_index_free(f[i].ix);
+	}
 	free(f);
 }
 
@@ -496,6 +517,7 @@ API int seccomp_arch_remove(scmp_filter_ctx ctx, uint32_t token)
 	if (!filter_of(c, a, &i))
 		return -EEXIST;
 	free(c->f[i].rules);
+	compat_index_free(c->f[i].ix);
 	memmove(&c->f[i], &c->f[i + 1], (c->nf - i - 1) * sizeof(*c->f));
 	c->nf--;
 	changed(c);
@@ -602,19 +624,6 @@ static int land(const struct compat_ctx *c, size_t fi, bool strict, const struct
 	return 0;
 }
 
-/* The numbers a rule on A decides: its own and its multiplexer's. */
-static void targets(enum scmpc_arch a, uint32_t nr, uint32_t t[2])
-{
-	char buf[64];
-	t[0] = nr;
-	t[1] = nr;
-	if (nr == 0xffffffffU || !scmpc_syscall_name(a, nr, buf, sizeof(buf)))
-		return;
-	int64_t mux = compat_mux_nr(a, compat_family_of_pnr(compat_pnr_of_name(buf)));
-	if (mux >= 0)
-		t[1] = (uint32_t)mux;
-}
-
 static int add_to_policy(scmpc_policy *p, enum scmpc_arch a, const struct compat_rule *r,
 			 scmpc_diag *d)
 {
@@ -624,35 +633,25 @@ static int add_to_policy(scmpc_policy *p, enum scmpc_arch a, const struct compat
 	return rc < 0 ? rc : 0;
 }
 
-/* libseccomp refuses a rule with the same comparisons as an earlier one
- * of the same call but another action (EEXIST) when it is added, so the
- * check runs here, on the rules of the calls the new one touches. */
-static int check_refusal(const struct compat_ctx *c, const struct landing *l)
+/* F's index of its rules by call, made from them when it has none or
+ * holds other rules than F's (never: a safety net). */
+static int index_ready(struct compat_filter *f)
 {
-	const struct compat_filter *f = &c->f[l->filter];
-	uint32_t tn[2];
-	targets(f->arch, l->r.nr, tn);
-	scmpc_policy *p = scmpc_policy_new(c->a.act_default);
-	if (!p)
+	if (f->ix && compat_index_count(f->ix) == f->n)
+		return 0;
+	compat_index_free(f->ix);
+	if (!(f->ix = compat_index_new(f->arch)))
 		return -ENOMEM;
-	int rc = scmpc_policy_set_merge(p, SCMPC_MERGE_LIBSECCOMP_STRICT, NULL);
-	if (!rc)
-		rc = scmpc_policy_add_arch(p, f->arch, NULL);
-	size_t related = 0;
-	for (size_t i = 0; i < f->n && !rc; i++) {
-		uint32_t to[2];
-		targets(f->arch, f->rules[i].nr, to);
-		if (to[0] != tn[0] && to[0] != tn[1] && to[1] != tn[0] && to[1] != tn[1])
-			continue;
-		rc = add_to_policy(p, f->arch, &f->rules[i], NULL);
-		related++;
+	for (size_t j = 0; j < f->n; j++) {
+		/* Each was taken in this order once, so it is taken again. */
+		if (compat_index_add(f->ix, f->rules, (uint32_t)j, &f->rules[j]) == -ENOMEM) {
+			compat_index_free(f->ix);
+			f->ix = NULL;
+			return -ENOMEM;
+		}
+		compat_index_commit(f->ix);
 	}
-	if (!rc && related)
-		rc = add_to_policy(p, f->arch, &l->r, NULL);
-	if (!rc && related)
-		rc = scmpc_policy_check(p, NULL);
-	scmpc_policy_free(p);
-	return rc;
+	return 0;
 }
 
 static int rule_add(scmp_filter_ctx ctx, bool strict, uint32_t action, int syscall,
@@ -695,9 +694,20 @@ static int rule_add(scmp_filter_ctx ctx, bool strict, uint32_t action, int sysca
 		rc = land(c, fi, strict, &r, syscall, &ls[nl], &k);
 		nl += k;
 	}
-	for (size_t i = 0; i < nl && !rc; i++)
-		rc = check_refusal(c, &ls[i]);
-	/* all or nothing, as libseccomp's transaction around the ABIs */
+	/* libseccomp refuses a rule with the same comparisons as an earlier
+	 * one of the same call but another action (EEXIST) when it is added:
+	 * each ABI's index decides on the rules of the calls the new one
+	 * reaches.  All or nothing, as libseccomp's transaction around the
+	 * ABIs: an ABI that takes the rule gives it back if another refuses. */
+	size_t checked = 0;
+	for (size_t i = 0; i < nl && !rc; i++) {
+		struct compat_filter *f = &c->f[ls[i].filter];
+		rc = index_ready(f);
+		if (!rc)
+			rc = compat_index_add(f->ix, f->rules, (uint32_t)f->n, &ls[i].r);
+		if (!rc)
+			checked = i + 1;
+	}
 	for (size_t i = 0; i < nl && !rc; i++) {
 		struct compat_filter *f = &c->f[ls[i].filter];
 		if (f->n == f->cap) {
@@ -711,10 +721,14 @@ static int rule_add(scmp_filter_ctx ctx, bool strict, uint32_t action, int sysca
 			f->cap = cap;
 		}
 	}
-	if (!rc) {
+	if (rc) {
+		for (size_t i = 0; i < checked; i++)
+			compat_index_undo(c->f[ls[i].filter].ix);
+	} else {
 		for (size_t i = 0; i < nl; i++) {
 			struct compat_filter *f = &c->f[ls[i].filter];
 			f->rules[f->n++] = ls[i].r;
+			compat_index_commit(f->ix);
 		}
 		if (action == SCMP_ACT_NOTIFY)
 			c->notify_used = true;
@@ -814,6 +828,10 @@ API int seccomp_attr_set(scmp_filter_ctx ctx, enum scmp_filter_attr attr, uint32
 	case SCMP_FLTATR_ACT_BADARCH:
 		if (!action_ok(c, value))
 			return -EINVAL;
+		/* the one attribute the program holds (the others are load
+		 * flags, or how rules and errors are taken) */
+		if (c->a.act_badarch != value)
+			changed(c);
 		c->a.act_badarch = value;
 		break;
 	case SCMP_FLTATR_CTL_NNP:
@@ -856,7 +874,6 @@ API int seccomp_attr_set(scmp_filter_ctx ctx, enum scmp_filter_attr attr, uint32
 	default:
 		return -EINVAL;
 	}
-	changed(c);
 	return 0;
 }
 

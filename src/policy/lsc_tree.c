@@ -61,11 +61,26 @@ struct lt_node {
 	int32_t prev, next;	/* neighbours on the node's level */
 };
 
+/* A node as it was before the insert being made changed it. */
+struct lt_saved {
+	int32_t at;
+	struct lt_node was;
+};
+
 struct lsc_tree {
 	struct lt_node *n;
 	size_t len, cap;
 	int32_t root;
+	bool wide;		/* the ABI compares 64-bit arguments word by word */
+	size_t steps;		/* merge steps so far, against STEP_LIMIT */
 	uint8_t *mark;		/* loop check: 0 unseen, 1 in progress, 2 done */
+	/* What the last insert changed, so that it can be taken back: the
+	 * nodes it found (new ones go with len), the root, the count. */
+	struct lt_saved *log;
+	size_t nlog, logcap;
+	size_t len0, steps0;
+	int32_t root0;
+	bool undoable;
 };
 
 /* ------------------------------------------------------------ chains */
@@ -87,30 +102,31 @@ struct exit {
 	int branch;
 };
 
-static int cmp_conds(const void *a, const void *b)
-{
-	const struct scmpc_cond *x = *(const struct scmpc_cond *const *)a;
-	const struct scmpc_cond *y = *(const struct scmpc_cond *const *)b;
-	if (x->arg != y->arg)
-		return x->arg < y->arg ? -1 : 1;
-	return x < y ? -1 : x > y;	/* stable: conditions on one argument keep their order */
-}
-
 /* Rule R's chain, appended to T (room reserved).  NONE when no condition
  * tests anything, -ENOMEM on failure. */
-static int64_t chain(struct lsc_tree *t, const struct rule *r, uint32_t source, bool wide_abi)
+static int64_t chain(struct lsc_tree *t, const struct rule *r, uint32_t source)
 {
-	const struct scmpc_cond **order = malloc((r->nconds ? r->nconds : 1) * sizeof(*order));
-	if (!order)
+	/* By argument, conditions on one argument in their order: a stable
+	 * insertion sort, on the stack for the rules there are (a policy's
+	 * have at most 64 conditions, a multiplexed copy one more). */
+	const struct scmpc_cond *stack[80], **order = stack;
+	size_t nconds = r->nconds;
+	if (nconds > ARRAY_SIZE(stack) && !(order = malloc(nconds * sizeof(*order))))
 		return -ENOMEM;
-	for (size_t i = 0; i < r->nconds; i++)
-		order[i] = &r->conds[i];
-	qsort(order, r->nconds, sizeof(*order), cmp_conds);
+	for (size_t i = 0; i < nconds; i++) {
+		size_t j = i;
+		while (j > 0 && order[j - 1]->arg > r->conds[i].arg) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = &r->conds[i];
+	}
+	bool wide_abi = t->wide;
 
 	int32_t head = NONE;
 	struct exit prev[2];
 	size_t nprev = 0;
-	for (size_t i = 0; i < r->nconds; i++) {
+	for (size_t i = 0; i < nconds; i++) {
 		const struct scmpc_cond *c = order[i];
 		bool wide = wide_abi && !(c->flags & SCMPC_COND_32BIT);
 		bool masked = c->op == SCMPC_OP_MASKED_EQ;
@@ -171,7 +187,8 @@ static int64_t chain(struct lsc_tree *t, const struct rule *r, uint32_t source, 
 		memcpy(prev, out, sizeof(out));
 		nprev = nout;
 	}
-	free(order);
+	if (order != stack)
+		free(order);
 	for (size_t e = 0; e < nprev; e++) {
 		struct lt_node *x = &t->n[prev[e].node];
 		x->has[prev[e].branch] = true;
@@ -179,6 +196,15 @@ static int64_t chain(struct lsc_tree *t, const struct rule *r, uint32_t source, 
 		x->rule[prev[e].branch] = source;
 	}
 	return head;
+}
+
+bool lsc_unconditional(const struct rule *r)
+{
+	for (size_t k = 0; k < r->nconds; k++)
+		if (r->conds[k].op != SCMPC_OP_MASKED_EQ || r->conds[k].value ||
+		    r->conds[k].value2)
+			return false;
+	return true;
 }
 
 /* ------------------------------------------------------------- merge */
@@ -255,24 +281,52 @@ static int acts_all(const struct lsc_tree *t, int32_t at, uint32_t act, size_t *
 	return 0;
 }
 
-/* Merge the chain level at N into the level *SLOT points at.  Nodes are
- * linked, not copied: a level a chain reaches twice is linked twice, as in
- * libseccomp, with what that does to its neighbours. */
-static int merge(struct lsc_tree *t, int32_t *slot, int32_t ni, size_t *steps)
+/* Keep node AT as it is before the insert under way changes it (nodes
+ * that insert added go with the length).  False without memory. */
+static bool keep(struct lsc_tree *t, int32_t at)
 {
-	int32_t xi = *slot;
+	if (at == NONE || (size_t)at >= t->len0)
+		return true;
+	if (t->nlog == t->logcap) {
+		size_t cap = t->logcap ? 2 * t->logcap : 16;
+		struct lt_saved *l = realloc(t->log, cap * sizeof(*l));
+		if (!l)
+			return false;
+		t->log = l;
+		t->logcap = cap;
+	}
+	t->log[t->nlog++] = (struct lt_saved){ at, t->n[at] };
+	return true;
+}
+
+/* The link to a level: the root's, or branch B of node OWNER's. */
+static int32_t *slot_of(struct lsc_tree *t, int32_t owner, int b)
+{
+	return owner == NONE ? &t->root : &t->n[owner].sub[b];
+}
+
+/* Merge the chain level at N into the level linked from OWNER's branch B
+ * (the root when OWNER is NONE).  Nodes are linked, not copied: a level a
+ * chain reaches twice is linked twice, as in libseccomp, with what that
+ * does to its neighbours.  Every node of the tree is kept before it
+ * changes, so that a refused rule leaves no trace. */
+static int merge(struct lsc_tree *t, int32_t owner, int ob, int32_t ni)
+{
+	int32_t xi = *slot_of(t, owner, ob);
 	while (xi != NONE) {
 		struct lt_node *x = &t->n[xi], *n = &t->n[ni];
-		if (++*steps > STEP_LIMIT)
+		if (++t->steps > STEP_LIMIT)
 			return -ELOOP;
 		if (same_test(x, n)) {
+			if (!keep(t, xi))
+				return -ENOMEM;
 			for (int b = 1; b >= 0; b--) {
 				if (!n->has[b])
 					continue;
 				if (!x->has[b]) {
 					/* The new chain ends here: what the tree has below must
 					 * already give its action. */
-					int rc = acts_all(t, x->sub[b], n->act[b], steps);
+					int rc = acts_all(t, x->sub[b], n->act[b], &t->steps);
 					if (rc)
 						return rc;
 					x->sub[b] = NONE;
@@ -296,9 +350,11 @@ static int merge(struct lsc_tree *t, int32_t *slot, int32_t ni, size_t *steps)
 				if (n->sub[b] == NONE)
 					continue;
 				if (x->sub[b] != NONE) {
-					int rc = merge(t, &x->sub[b], n->sub[b], steps);
+					int rc = merge(t, xi, b, n->sub[b]);
 					if (rc)
 						return rc;
+					/* the merge below may have kept nodes: x still points
+					 * into t->n, which only an insert's chain() moves */
 				} else if (!x->has[b]) {
 					x->sub[b] = n->sub[b];
 				} else {
@@ -309,6 +365,8 @@ static int merge(struct lsc_tree *t, int32_t *slot, int32_t ni, size_t *steps)
 		}
 		if (!after(x, n)) {
 			if (x->next == NONE) {
+				if (!keep(t, xi))
+					return -ENOMEM;
 				n->prev = xi;
 				x->next = ni;
 				return 0;
@@ -316,12 +374,15 @@ static int merge(struct lsc_tree *t, int32_t *slot, int32_t ni, size_t *steps)
 			xi = x->next;
 			continue;
 		}
+		if (!keep(t, xi) || !keep(t, x->prev) || !keep(t, owner))
+			return -ENOMEM;
 		if (x->prev != NONE) {
 			t->n[x->prev].next = ni;
 			n->prev = x->prev;
 		}
 		x->prev = ni;
 		n->next = xi;
+		int32_t *slot = slot_of(t, owner, ob);
 		if (*slot == xi)
 			*slot = ni;
 		return 0;
@@ -355,35 +416,80 @@ static int check_level(struct lsc_tree *t, int32_t at, size_t *steps)
 	return 0;
 }
 
+struct lsc_tree *lsc_tree_new(bool wide)
+{
+	struct lsc_tree *t = calloc(1, sizeof(*t));
+	if (t) {
+		t->root = NONE;
+		t->wide = wide;
+	}
+	return t;
+}
+
+/* Put back what the insert under way (or the last one) changed. */
+static void roll_back(struct lsc_tree *t)
+{
+	while (t->nlog) {
+		struct lt_saved *s = &t->log[--t->nlog];
+		t->n[s->at] = s->was;
+	}
+	t->len = t->len0;
+	t->root = t->root0;
+	t->steps = t->steps0;
+	t->undoable = false;
+}
+
+int lsc_tree_insert(struct lsc_tree *t, const struct rule *r, uint32_t source)
+{
+	t->nlog = 0;
+	t->len0 = t->len;
+	t->root0 = t->root;
+	t->steps0 = t->steps;
+	t->undoable = false;
+	/* A condition becomes at most three comparisons (a 64-bit range). */
+	size_t need = t->len + 3 * r->nconds;
+	if (need > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		while (cap < need)
+			cap *= 2;
+		struct lt_node *n = realloc(t->n, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		t->n = n;
+		t->cap = cap;
+	}
+	int64_t head = chain(t, r, source);
+	int rc = head < 0 && head != NONE ? (int)head : 0;
+	if (!rc && head != NONE) {
+		if (t->root == NONE)
+			t->root = (int32_t)head;
+		else
+			rc = merge(t, NONE, 0, (int32_t)head);
+	}
+	if (rc) {
+		roll_back(t);
+		return rc;
+	}
+	t->undoable = true;
+	return 0;
+}
+
+void lsc_tree_undo(struct lsc_tree *t)
+{
+	if (t->undoable)
+		roll_back(t);
+}
+
 int lsc_tree_build(struct lsc_tree **out, const scmpc_policy *p, const struct arch_view *v,
 		   const size_t *pos, size_t npos, scmpc_diag *d)
 {
-	struct lsc_tree *t = calloc(1, sizeof(*t));
-	size_t cap = 1;
+	struct lsc_tree *t = lsc_tree_new(!v->info->compat32);
 	*out = NULL;
 	if (!t)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
-	for (size_t k = 0; k < npos; k++)
-		cap += 3 * view_rule(p, v, pos[k])->nconds;
-	t->n = calloc(cap, sizeof(*t->n));
-	t->root = NONE;
-	if (!t->n) {
-		lsc_tree_free(t);
-		return diag_err(d, -ENOMEM, NULL, "out of memory");
-	}
-	t->cap = cap;
-	size_t steps = 0;
 	for (size_t k = 0; k < npos; k++) {
 		size_t i = pos[k];
-		const struct rule *r = view_rule(p, v, i);
-		int64_t head = chain(t, r, view_source(v, i), !v->info->compat32);
-		int rc = head < 0 && head != NONE ? (int)head : 0;
-		if (!rc && head != NONE) {
-			if (t->root == NONE)
-				t->root = (int32_t)head;
-			else
-				rc = merge(t, &t->root, (int32_t)head, &steps);
-		}
+		int rc = lsc_tree_insert(t, view_rule(p, v, i), view_source(v, i));
 		if (!rc)
 			continue;
 		lsc_tree_free(t);
@@ -414,12 +520,17 @@ int lsc_tree_build(struct lsc_tree **out, const scmpc_policy *p, const struct ar
 				       call, v->info->name);
 		return rc;
 	}
+	/* Built: nothing to take back, and the log's memory can go. */
+	free(t->log);
+	t->log = NULL;
+	t->nlog = t->logcap = 0;
+	t->undoable = false;
 	t->mark = calloc(t->len ? t->len : 1, 1);
 	if (!t->mark) {
 		lsc_tree_free(t);
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	}
-	steps = 0;
+	size_t steps = 0;
 	if (check_level(t, t->root, &steps) < 0) {
 		lsc_tree_free(t);
 		diag_warn_once(d, "libseccomp 2.5.4's tree of comparisons for syscall %u on %s "
@@ -437,6 +548,7 @@ void lsc_tree_free(struct lsc_tree *t)
 		return;
 	free(t->n);
 	free(t->mark);
+	free(t->log);
 	free(t);
 }
 

@@ -13,6 +13,21 @@
 
 struct lsc_tree;
 
+/* The tree libseccomp builds, one rule at a time as its rule adds grow it:
+ * empty, for an ABI whose arguments are compared word by word when WIDE
+ * (64-bit) or by their low word.  NULL without memory. */
+struct lsc_tree *lsc_tree_new(bool wide);
+/* Merge rule R (conditional, not the default action; its action from
+ * policy rule SOURCE) into T, as libseccomp does when the rule is added
+ * after those T holds.  0; -EEXIST where libseccomp refuses the rule,
+ * -ELOOP where it would not finish (its merge steps, counted over every
+ * insert into T, pass a bound), -ENOMEM: then T is as it was.  About the
+ * cost of libseccomp's own insertion: the levels the chain meets. */
+int lsc_tree_insert(struct lsc_tree *t, const struct rule *r, uint32_t source);
+/* Take back the last insert that succeeded, when no insert came after it
+ * (a rule add that another ABI refuses is taken back on every ABI). */
+void lsc_tree_undo(struct lsc_tree *t);
+
 /* The tree libseccomp builds when the rules at view positions POS[0..N)
  * of V (one number, none unconditional) are added in that order.  Where
  * libseccomp fails, a warning says so and the result is -EEXIST (a rule it
@@ -21,6 +36,11 @@ struct lsc_tree;
 int lsc_tree_build(struct lsc_tree **out, const scmpc_policy *p, const struct arch_view *v,
 		   const size_t *pos, size_t npos, scmpc_diag *d);
 void lsc_tree_free(struct lsc_tree *t);
+
+/* libseccomp drops a condition that tests nothing (a zero mask against
+ * zero), so a rule made only of such conditions is unconditional to it:
+ * it replaces the call's tree. */
+bool lsc_unconditional(const struct rule *r);
 
 /* The action the tree gives SD's arguments, and the policy rule it comes
  * from; false when no branch decides (the call then gets the default

@@ -237,17 +237,6 @@ SCMPC_API int scmpc_policy_check(const scmpc_policy *p, scmpc_diag *d)
 	return 0;
 }
 
-/* libseccomp drops a condition that tests nothing (a zero mask against
- * zero), so a rule made only of such conditions is unconditional to it. */
-static bool lsc_unconditional(const struct rule *r)
-{
-	for (size_t k = 0; k < r->nconds; k++)
-		if (r->conds[k].op != SCMPC_OP_MASKED_EQ || r->conds[k].value ||
-		    r->conds[k].value2)
-			return false;
-	return true;
-}
-
 /* LIBSECCOMP merge: rules with the default action are refused (libseccomp
  * answers EACCES); where a number has an unconditional rule, the first one
  * (the list is sorted by number, then add order) is all that is left of its
