@@ -6,7 +6,11 @@
  * one rule list per ABI as libseccomp keeps one database per ABI (a rule
  * reaches the ABIs the context has when it is added, translated to each),
  * and turns it into an scmpc policy under the LIBSECCOMP merge only when a
- * program is wanted.  Everything below uses scmpc's public API alone.
+ * program is wanted.  Everything here uses scmpc's public API alone but
+ * refusal.c, which grows libseccomp's tree of comparisons rule by rule
+ * (policy/lsc_tree.h).  The files depend on each other one way: the API
+ * (seccomp_api.c) on the PFC (pfc.c), the refusal index (refusal.c) and
+ * the names (names.c); the PFC on the names.
  */
 #ifndef SCMPC_COMPAT_H
 #define SCMPC_COMPAT_H
@@ -74,6 +78,10 @@ struct compat_ctx {
  * (the call number socketcall(2) and ipc(2) take, negated, plus 100 or
  * 200) on every ABI that multiplexes them. */
 enum compat_family { FAM_NONE, FAM_SOCKET, FAM_IPC };
+/* names.c: libseccomp's answer for NAME on A: the number; on an ABI that
+ * multiplexes them, a socket or IPC call's pseudo number; a pseudo number
+ * for a call the ABI lacks; -1 (__NR_SCMP_ERROR) for a name nobody knows. */
+int compat_resolve_name(enum scmpc_arch a, const char *name);
 /* NAME's pseudo number, 0 when the header gives it none. */
 int compat_pnr_of_name(const char *name);
 enum compat_family compat_family_of_pnr(int pnr);
