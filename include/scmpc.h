@@ -1198,6 +1198,18 @@ SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size
 			      size_t n, const struct scmpc_compare_opts *o, scmpc_prog **out,
 			      scmpc_policy **policy, scmpc_diag *d);
 
+/* A canary of CANDIDATE for a process under ENFORCED: one program that
+ * decides every call as ENFORCED does, except that where ENFORCED returns
+ * ALLOW and CANDIDATE would not let the call run (neither ALLOW nor LOG),
+ * it returns LOG.  Installed in place of ENFORCED, the kernel's log then
+ * names each call CANDIDATE would break, and nothing else changes.
+ * Proven over every input before it is returned; *POLICY (if not NULL)
+ * gets the policy compiled.  O: max_paths only (flags must be 0). */
+SCMPC_API int scmpc_canary(const struct sock_filter *enforced, size_t elen,
+			   const struct sock_filter *candidate, size_t clen,
+			   const struct scmpc_compare_opts *o, scmpc_prog **out,
+			   scmpc_policy **policy, scmpc_diag *d);
+
 /* ---------------------------------------------------------------- optimize */
 
 /* What scmpc_optimize() did, growable (set sz). */

@@ -858,6 +858,100 @@ static void test_diff_exact(void **state)
 	result_free(&r);
 }
 
+/* The audit records the kernel printed since the reader RD opened
+ * /dev/kmsg for commands named COMM, as syscall numbers (-1: the read
+ * ends); count returned.  A record: "... comm=\"uname\" ... syscall=63 ..." */
+static size_t kmsg_syscalls(int rd, const char *comm, long *out, size_t cap, bool *suppressed)
+{
+	char line[2048], want[64];
+	size_t n = 0;
+	ssize_t got;
+	snprintf(want, sizeof(want), "comm=\"%s\"", comm);
+	while ((got = read(rd, line, sizeof(line) - 1)) > 0) {
+		line[got] = '\0';
+		if (strstr(line, "callbacks suppressed"))
+			*suppressed = true;
+		const char *sc = strstr(line, " syscall=");
+		if (!strstr(line, "type=1326") || !strstr(line, want) || !sc || n == cap)
+			continue;
+		if (!strstr(line, "code=0x7ffc0000"))
+			continue;	/* not a LOG action's record */
+		out[n++] = strtol(sc + 9, NULL, 10);
+	}
+	return n;
+}
+
+/* merge --canary: Docker's default as it is, logging what a stricter
+ * candidate (Docker's without mremap, uname and setsid) would stop.  The
+ * program decides as Docker's everywhere but there (diff: only ALLOW ->
+ * LOG regions, on those three calls), and the kernel logs those calls and
+ * no other when the canary runs. */
+static void test_canary(void **state)
+{
+	(void)state;
+	char *docker = policy("docker-default.json");
+	char *text = NULL;
+	size_t len = 0;
+	assert_int_equal(testutil_load_file(docker, &text, &len), 0);
+	/* the candidate: the three names cut out of Docker's lists */
+	static const char *const cut[] = { "\"mremap\",", "\"uname\",", "\"setsid\"," };
+	for (size_t i = 0; i < 3; i++) {
+		char *at = strstr(text, cut[i]);
+		assert_non_null(at);
+		memmove(at, at + strlen(cut[i]), strlen(at + strlen(cut[i])) + 1);
+	}
+	write_text(tmp("strict.json"), text);
+	free(text);
+	struct result r = RUN("merge", "--canary", docker, tmp("strict.json"), "-o",
+			      tmp("canary.bpf"), "-q");
+	expect(&r, 0, "logs the 9 regions of calls", NULL);
+	assert_non_null(strstr(r.out, "logs x86_64 63 uname\n"));
+	result_free(&r);
+	r = RUN("diff", docker, tmp("canary.bpf"), "--json", "-q");
+	expect(&r, 1, NULL, NULL);
+	size_t regions = 0;
+	for (const char *at = r.out; (at = strstr(at, "\"abi\": ")); at++) {
+		const char *end = strchr(at, '}');
+		assert_non_null(end);
+		char one[1024];
+		snprintf(one, sizeof(one), "%.*s", (int)(end - at), at);
+		assert_non_null(strstr(one, "\"A\": \"ALLOW\", \"B\": \"LOG\""));
+		assert_true(strstr(one, "\"mremap\"") || strstr(one, "\"uname\"") ||
+			    strstr(one, "\"setsid\""));
+		regions++;
+	}
+	assert_int_equal(regions, 9);
+	result_free(&r);
+
+	/* At the kernel: uname(1) under the canary makes exactly its uname(2)
+	 * logged.  Where /dev/kmsg cannot be read, or the kernel dropped
+	 * records (rate limit), the emulator's proof above stands alone. */
+	int rd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (rd < 0 || lseek(rd, 0, SEEK_END) < 0) {
+		print_message("kernel part skipped: /dev/kmsg: %s\n", strerror(errno));
+		if (rd >= 0)
+			close(rd);
+		return;
+	}
+	r = RUN("exec", tmp("canary.bpf"), "--", "uname");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	usleep(200000);
+	long nrs[64];
+	bool suppressed = false;
+	size_t n = kmsg_syscalls(rd, "uname", nrs, 64, &suppressed);
+	close(rd);
+	if (suppressed || n == 0) {
+		print_message("kernel part skipped: %s\n",
+			      suppressed ? "the kernel suppressed records" : "no record printed");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (nrs[i] != 63)
+			fail_msg("the canary logged syscall %ld for uname(1)", nrs[i]);
+	print_message("the kernel logged uname(2) %zu time(s), nothing else\n", n);
+}
+
 static void test_examples(void **state)
 {
 	(void)state;
@@ -2628,6 +2722,7 @@ int main(void)
 		cmocka_unit_test(test_inspect_broken),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_diff_exact),
+		cmocka_unit_test(test_canary),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_exec_runs_command),
 		cmocka_unit_test(test_exec_denies),

@@ -24,4 +24,9 @@ bool answer_looser(uint32_t base, uint32_t cand, bool ignore_data);
  * RETS[0..N): the lowest action, ties to the newest. */
 uint32_t answer_stack(const uint32_t *rets, size_t n);
 
+/* What the canary of CANDIDATE returns where ENFORCED returns ENFORCED:
+ * LOG where ENFORCED allows the call and CANDIDATE would not let it run
+ * (neither ALLOW nor LOG), else ENFORCED's own decision. */
+uint32_t answer_canary(uint32_t enforced, uint32_t candidate);
+
 #endif

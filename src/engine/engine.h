@@ -139,6 +139,10 @@ struct walker {
 	size_t nstk, capstk;
 	struct path *paths;
 	size_t npaths, cappaths;
+	/* EACH: what a path returns, from every program's return (oldest
+	 * first); NULL: the oldest program's */
+	uint32_t (*combine)(const uint32_t *rets, size_t n, void *ctx);
+	void *combine_ctx;
 	/* EACH: path i's returns, program j's at each[i * n + j], and the
 	 * RET instruction that gave it */
 	uint32_t *each;

@@ -147,6 +147,8 @@ static int finish(struct walker *L, struct state *s, uint32_t r, bool *more)
 		}
 		s->acc_prog = 0;
 		s->acc_insn = s->each_insn[0];
+		if (L->combine)
+			r = L->combine(s->each, L->n, L->combine_ctx);
 		return store(L, s, r);
 	}
 	if (L->mode == WALK_STACK) {

@@ -108,13 +108,13 @@ static void order_abis(const struct walker *L, struct abi *abis, size_t nab,
 	}
 }
 
-static int lift_stack(const struct sock_filter *const *progs, const size_t *lens, size_t n,
-		      bool stack, const struct scmpc_lift_opts *o, scmpc_policy **out,
-		      scmpc_diag *d)
+int lift_programs(const struct sock_filter *const *progs, const size_t *lens, size_t n,
+		  enum walk_mode mode, uint32_t (*combine)(const uint32_t *, size_t, void *),
+		  void *ctx, const struct scmpc_lift_opts *o, scmpc_policy **out, scmpc_diag *d)
 {
 	struct scmpc_lift_opts opts;
-	struct walker L = { .progs = progs, .lens = lens, .n = n,
-			     .mode = stack ? WALK_STACK : WALK_ONE, .d = d };
+	struct walker L = { .progs = progs, .lens = lens, .n = n, .mode = mode,
+			     .combine = combine, .combine_ctx = ctx, .d = d };
 	struct abi abis[SCMPC_ARCH_COUNT];
 	size_t nab = 0;
 	scmpc_policy *p = NULL;
@@ -130,9 +130,9 @@ static int lift_stack(const struct sock_filter *const *progs, const size_t *lens
 	*out = NULL;
 	if (!progs || !lens || n == 0)
 		return diag_err(d, -EINVAL, NULL, "no program given");
-	if (n > UINT16_MAX)
+	if (n > UINT16_MAX || (mode == WALK_EACH && n > WALK_MAX_EACH))
 		return diag_err(d, -E2BIG, NULL, "%zu filters: at most %u can be merged", n,
-				UINT16_MAX);
+				mode == WALK_EACH ? WALK_MAX_EACH : UINT16_MAX);
 	if (opts.flags & ~SCMPC_LIFT_BAD_ARCH)
 		return diag_err(d, -EINVAL, NULL, "unknown scmpc_lift_opts flags 0x%x", opts.flags);
 	if ((opts.flags & SCMPC_LIFT_BAD_ARCH) && !scmpc_action_valid(opts.bad_arch_action))
@@ -325,13 +325,13 @@ SCMPC_API int scmpc_lift(const struct sock_filter *insns, size_t len,
 			 const struct scmpc_lift_opts *o, scmpc_policy **out, scmpc_diag *d)
 {
 	const struct sock_filter *progs[1] = { insns };
-	return lift_stack(progs, &len, 1, false, o, out, d);
+	return lift_programs(progs, &len, 1, WALK_ONE, NULL, NULL, o, out, d);
 }
 
 SCMPC_API int scmpc_merge_stack(const struct sock_filter *const *progs, const size_t *lens,
 				size_t n, const struct scmpc_lift_opts *o, scmpc_policy **out,
 				scmpc_diag *d)
 {
-	return lift_stack(progs, lens, n, true, o, out, d);
+	return lift_programs(progs, lens, n, WALK_STACK, NULL, NULL, o, out, d);
 }
 

@@ -128,6 +128,13 @@ static inline unsigned arg_word(unsigned i, bool high, bool be)
 	return W_ARGS + 2 * i + (high == be ? 0 : 1);
 }
 
+/* ---- lift.c */
+/* The policy PROGS[0..N) decide as MODE combines them (WALK_EACH: by
+ * COMBINE(returns, N, CTX)), as scmpc_lift() and scmpc_merge_stack() do. */
+int lift_programs(const struct sock_filter *const *progs, const size_t *lens, size_t n,
+		  enum walk_mode mode, uint32_t (*combine)(const uint32_t *, size_t, void *),
+		  void *ctx, const struct scmpc_lift_opts *o, scmpc_policy **out, scmpc_diag *d);
+
 /* ---- lift_abi.c */
 /* Cut ABI AB's numbers into segments, and find its -1 decision. */
 int lift_abi_build(struct walker *L, struct abi *ab);

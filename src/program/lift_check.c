@@ -11,19 +11,22 @@
 /* What the program (the stack) returns for SD, as the kernel runs it. */
 static int stack_eval(const struct walker *L, const struct seccomp_data *sd, uint32_t *ret)
 {
-	uint32_t acc = SCMPC_ACT_ALLOW;
+	uint32_t acc = SCMPC_ACT_ALLOW, each[WALK_MAX_EACH];
 	for (size_t i = L->n; i-- > 0;) {
 		uint32_t r;
 		int err = scmpc_emulate(L->progs[i], L->lens[i], sd, &r, NULL);
 		if (err < 0)
 			return err;
-		if (L->mode != WALK_STACK) {
+		each[i] = r;
+		if (L->mode == WALK_ONE) {
 			*ret = r;
 			return 0;
 		}
 		if (act_rank(r) < act_rank(acc))
 			acc = r;
 	}
+	if (L->mode == WALK_EACH)
+		acc = L->combine ? L->combine(each, L->n, L->combine_ctx) : each[0];
 	*ret = acc;
 	return 0;
 }

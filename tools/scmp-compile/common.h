@@ -56,6 +56,7 @@ enum {
 	F_LAYOUT = 1 << 23,
 	F_JSON = 1 << 16,
 	F_IGNORE_DATA = 1 << 17,
+	F_CANARY = 1 << 18,
 	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
 		   F_BAD_ARCH,
 };
@@ -105,6 +106,7 @@ struct cli {
 	unsigned layout;		/* compile --layout: SCMPC_COMPILE_SMALLEST/SHORTEST */
 	bool json;			/* diff, subset --json */
 	bool ignore_data;		/* subset --ignore-data */
+	bool canary;			/* merge --canary */
 };
 
 /* ---- common.c: messages, numbers, ABIs, the cache */

@@ -294,6 +294,72 @@ static bool output_is_input(const char *output, char **paths, int n)
 	return false;
 }
 
+/* merge --canary ENFORCED CANDIDATE: one program deciding as ENFORCED but
+ * logging each call CANDIDATE would stop; the calls it logs are listed. */
+static int run_canary(struct cli *c)
+{
+	struct filter fe, fc;
+	scmpc_prog *prog = NULL;
+	scmpc_policy *p = NULL;
+	scmpc_answer *ans = NULL;
+	scmpc_diag *d = scmpc_diag_new();
+	int status = EXIT_INPUT, format, rc;
+
+	memset(&fe, 0, sizeof(fe));
+	memset(&fc, 0, sizeof(fc));
+	if (c->npos != 2 || c->pid) {
+		scmpc_diag_free(d);
+		return usage_error("merge --canary needs ENFORCED and CANDIDATE");
+	}
+	if ((rc = output_format(c, &format)) != EXIT_OK) {
+		scmpc_diag_free(d);
+		return rc;
+	}
+	if (!d) {
+		errorf("%s", strerror(ENOMEM));
+		goto out;
+	}
+	if (load_filter(c, c->pos[0], c->arch, &fe) || load_filter(c, c->pos[1], c->arch, &fc))
+		goto out;
+	rc = scmpc_canary(fe.insns, fe.len, fc.insns, fc.len, NULL, &prog, &p, d);
+	if (rc < 0) {
+		report_diag("merge --canary", d, rc);
+		goto out;
+	}
+	if (write_program(c, "merge --canary", p, prog, format))
+		goto out;
+	/* what the canary logs: where it differs from ENFORCED */
+	if ((rc = scmpc_diff(fe.insns, fe.len, scmpc_prog_insns(prog), scmpc_prog_len(prog), NULL,
+			     &ans, d)) < 0) {
+		report_diag("merge --canary", d, rc);
+		goto out;
+	}
+	bool to_file = c->output && strcmp(c->output, "-");
+	FILE *fo = to_file ? stdout : stderr;
+	size_t n = scmpc_answer_count(ans);
+	for (size_t i = 0; i < n; i++) {
+		struct scmpc_region r = { .sz = sizeof(r) };
+		char name[64];
+		if (scmpc_answer_region(ans, i, &r) < 0 || r.other_arches)
+			continue;
+		fprintf(fo, "logs %s %s%s%s\n", scmpc_arch_name(r.arch),
+			r.nr_lo == r.nr_hi ? syscall_label(r.arch, r.nr_lo, name, sizeof(name)) : "",
+			r.args[0] ? " if " : "", r.args);
+	}
+	fprintf(fo, "%zu instructions: decides as %s, and logs the %zu region%s of calls %s would "
+		"stop (proven over every input)\n", scmpc_prog_len(prog), fe.name, n,
+		n == 1 ? "" : "s", fc.name);
+	status = EXIT_OK;
+out:
+	scmpc_answer_free(ans);
+	scmpc_prog_free(prog);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+	filter_free(&fe);
+	filter_free(&fc);
+	return status;
+}
+
 static int run_merge(struct cli *c)
 {
 	struct filter *fs = NULL;
@@ -305,6 +371,8 @@ static int run_merge(struct cli *c)
 	size_t n = 0;
 	int status = EXIT_INPUT, format, rc, stdin_uses = 0;
 
+	if (c->canary)
+		return run_canary(c);
 	if (c->pid && c->npos)
 		return usage_error("merge takes FILEs or --pid PID, not both");
 	if (!c->pid && !c->npos)
@@ -381,9 +449,10 @@ out:
 }
 
 const struct command merge_command = {
-	"merge", run_merge, F_OUTPUT | F_FORMAT | F_ARCH | F_POLICY | F_NAME | F_PID,
+	"merge", run_merge, F_OUTPUT | F_FORMAT | F_ARCH | F_POLICY | F_NAME | F_PID | F_CANARY,
 	"Usage: " PROG_NAME " merge FILE... [-o FILE] [-f bpf|c|text] [-a ABI] [POLICY OPTIONS]\n"
-	"       " PROG_NAME " merge --pid PID [-o FILE] [-f bpf|c|text]\n",
+	"       " PROG_NAME " merge --pid PID [-o FILE] [-f bpf|c|text]\n"
+	"       " PROG_NAME " merge --canary ENFORCED CANDIDATE [-o FILE] [POLICY OPTIONS]\n",
 	"Merge a stack of filters into one program that decides every call as the\n"
 	"kernel decides for the stack (every filter runs, newest first; the most\n"
 	"restrictive action wins, and between equal actions the newer filter's data).\n"
@@ -391,6 +460,9 @@ const struct command merge_command = {
 	"policies, compiled as 'compile' would; --pid PID takes the filters the\n"
 	"process holds.  The program is proven against the merged decision, written,\n"
 	"and the stack's size and path per call are printed beside the merged\n"
-	"program's (to stderr, or stdout when the filter goes to a file).\n",
+	"program's (to stderr, or stdout when the filter goes to a file).\n"
+	"With --canary: one program that decides every call as ENFORCED does but\n"
+	"returns LOG where ENFORCED allows a call CANDIDATE would stop; installed in\n"
+	"place of ENFORCED, the kernel's log shows what CANDIDATE would break.\n",
 	EXIT_HELP,
 };

@@ -27,6 +27,7 @@ enum {
 	OPT_LAYOUT,
 	OPT_JSON,
 	OPT_IGNORE_DATA,
+	OPT_CANARY,
 };
 
 static const struct option long_opts[] = {
@@ -53,6 +54,7 @@ static const struct option long_opts[] = {
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "ignore-data", no_argument, NULL, OPT_IGNORE_DATA },
+	{ "canary", no_argument, NULL, OPT_CANARY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -384,6 +386,9 @@ static const struct {
 	{ F_IGNORE_DATA, NULL,
 	  "      --ignore-data   the same action with other data (ERRNO(1), ERRNO(13))\n"
 	  "                      counts as alike\n" },
+	{ F_CANARY, NULL,
+	  "      --canary        ENFORCED CANDIDATE: decide as ENFORCED, log what\n"
+	  "                      CANDIDATE would stop\n" },
 	{ F_QUIET, NULL,
 	  "  -q, --quiet         do not print warnings\n" },
 };
@@ -440,6 +445,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_LAYOUT, F_LAYOUT, "--layout" },
 		{ OPT_JSON, F_JSON, "--json" },
 		{ OPT_IGNORE_DATA, F_IGNORE_DATA, "--ignore-data" },
+		{ OPT_CANARY, F_CANARY, "--canary" },
 	};
 	int opt;
 
@@ -567,6 +573,9 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case OPT_IGNORE_DATA:
 			c->ignore_data = true;
+			break;
+		case OPT_CANARY:
+			c->canary = true;
 			break;
 		case OPT_LAYOUT:
 			if (!strcmp(optarg, "size"))
