@@ -1198,6 +1198,29 @@ SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size
 			      size_t n, const struct scmpc_compare_opts *o, scmpc_prog **out,
 			      scmpc_policy **policy, scmpc_diag *d);
 
+/* A set of calls: of ABI ARCH, the numbers NR_LO..NR_HI but those in
+ * EXCEPT[0..NEXCEPT) (sorted), with argument I equal to ARGS[I] unless bit
+ * I of ANY_ARGS says it takes every value.  On a 32-bit ABI an argument is
+ * its low word, the high one taking every value.  Growable: set sz. */
+struct scmpc_calls {
+	size_t sz;		/* sizeof(struct scmpc_calls) */
+	enum scmpc_arch arch;
+	uint32_t nr_lo, nr_hi;
+	const uint32_t *except;
+	size_t nexcept;
+	unsigned any_args;	/* bit I: argument I takes every value */
+	uint64_t args[6];
+};
+
+/* Whether INSNS decides every call of C as ACTION: 1 when it does (a proof
+ * over every call of the set), 0 with *WITNESS a call of the set it decides
+ * otherwise (confirmed by scmpc_emulate()) and *GOT its decision, or a
+ * negative errno (-EINVAL for a malformed C; -ENOTSUP for a program the
+ * engine cannot follow, naming the instruction). */
+SCMPC_API int scmpc_expect(const struct sock_filter *insns, size_t len, const struct scmpc_calls *c,
+			   uint32_t action, struct seccomp_data *witness, uint32_t *got,
+			   scmpc_diag *d);
+
 /* A canary of CANDIDATE for a process under ENFORCED: one program that
  * decides every call as ENFORCED does, except that where ENFORCED returns
  * ALLOW and CANDIDATE would not let the call run (neither ALLOW nor LOG),

@@ -952,6 +952,81 @@ static void test_canary(void **state)
 	print_message("the kernel logged uname(2) %zu time(s), nothing else\n", n);
 }
 
+/* The test files of the packaged profiles hold, and stop holding when the
+ * profile changes under them: Docker's without uname, Podman's with
+ * personality unconditional.  The test command itself: a line checked for
+ * every value of a '*' (a filter wrong at one argument value only fails),
+ * TAP output, parse errors named by line. */
+static void test_profile_tests(void **state)
+{
+	(void)state;
+	const char *data = getenv("SCMPC_TESTDATA");
+	char dtests[4096], ptests[4096];
+	if (!data)
+		skip();
+	snprintf(dtests, sizeof(dtests), "%s/profile-tests/docker-default.tests", data);
+	snprintf(ptests, sizeof(ptests), "%s/profile-tests/podman-default.tests", data);
+	char *docker = policy("docker-default.json"), *podman = policy("podman-default.json");
+	struct result r = RUN("test", docker, dtests, "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("test", podman, ptests, "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("test", docker, dtests, "--tap");
+	expect(&r, 0, "TAP version 13\n1..", NULL);
+	assert_non_null(strstr(r.out, "ok 1 - x86_64 read -> ALLOW"));
+	assert_null(strstr(r.out, "not ok"));
+	result_free(&r);
+
+	/* mutations of the profiles */
+	char *text = NULL;
+	size_t len = 0;
+	assert_int_equal(testutil_load_file(docker, &text, &len), 0);
+	char *at = strstr(text, "\"uname\",");
+	assert_non_null(at);
+	memmove(at, at + 9, strlen(at + 9) + 1);
+	write_text(tmp("no-uname.json"), text);
+	free(text);
+	r = RUN("test", tmp("no-uname.json"), dtests);
+	expect(&r, 1, "FAILED: i386 uname -> ALLOW", NULL);
+	result_free(&r);
+	assert_int_equal(testutil_load_file(podman, &text, &len), 0);
+	at = strstr(text, "\"names\": [");
+	assert_non_null(at);
+	/* an unconditional rule first: personality allowed whatever its argument */
+	size_t off = (size_t)(at - text) + 10;
+	char *mut = malloc(len + 64);
+	assert_non_null(mut);
+	snprintf(mut, len + 64, "%.*s\"personality\", %s", (int)off, text, text + off);
+	free(text);
+	write_text(tmp("podman-mut.json"), mut);
+	free(mut);
+	write_text(tmp("personality.tests"), "x86_64 personality(0) -> ALLOW\n"
+					     "x86_64 personality(0x12345) -> ERRNO(ENOSYS)\n");
+	r = RUN("test", podman, tmp("personality.tests"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("test", tmp("podman-mut.json"), tmp("personality.tests"));
+	expect(&r, 1, "FAILED: x86_64 personality(0x12345) -> ERRNO(ENOSYS)", NULL);
+	result_free(&r);
+
+	/* '*' is every value: a filter wrong at one value of arg2 only */
+	write_text(tmp("one-value.json"),
+		   "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": "
+		   "[\"SCMP_ARCH_X86_64\"], \"syscalls\": [{\"names\": [\"ioctl\"], "
+		   "\"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 2, "
+		   "\"value\": 12345678901, \"op\": \"SCMP_CMP_EQ\"}]}]}");
+	write_text(tmp("one-value.tests"), "x86_64 ioctl(*, TIOCSTI, *) -> ALLOW\n");
+	r = RUN("test", tmp("one-value.json"), tmp("one-value.tests"));
+	expect(&r, 1, "ioctl(0, 0x5412, 0x2dfdc1c35, 0, 0, 0) [nr 16] gets ERRNO(1)", NULL);
+	result_free(&r);
+	write_text(tmp("bad.tests"), "x86_64 read -> ALLOW\nx86_64 read(O_NOSUCH) -> ALLOW\n");
+	r = RUN("test", tmp("one-value.json"), tmp("bad.tests"));
+	expect(&r, 2, NULL, "bad.tests:2: an unknown constant");
+	result_free(&r);
+}
+
 static void test_examples(void **state)
 {
 	(void)state;
@@ -2723,6 +2798,7 @@ int main(void)
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_diff_exact),
 		cmocka_unit_test(test_canary),
+		cmocka_unit_test(test_profile_tests),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_exec_runs_command),
 		cmocka_unit_test(test_exec_denies),

@@ -57,6 +57,7 @@ enum {
 	F_JSON = 1 << 16,
 	F_IGNORE_DATA = 1 << 17,
 	F_CANARY = 1 << 18,
+	F_TAP = 1 << 19,
 	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
 		   F_BAD_ARCH,
 };
@@ -74,7 +75,7 @@ struct command {
 };
 
 extern const struct command compile_command, explain_command, inspect_command, diff_command,
-	subset_command, intersect_command, exec_command, dump_command, optimize_command,
+	subset_command, test_command, exec_command, dump_command, optimize_command,
 	merge_command;
 
 #define EXIT_HELP "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
@@ -107,6 +108,7 @@ struct cli {
 	bool json;			/* diff, subset --json */
 	bool ignore_data;		/* subset --ignore-data */
 	bool canary;			/* merge --canary */
+	bool tap;			/* test --tap */
 };
 
 /* ---- common.c: messages, numbers, ABIs, the cache */
@@ -162,6 +164,9 @@ int cache_bits(const struct cli *c, const struct sock_filter *insns, size_t len,
 /* Instruction PC of INSNS as `compile -f text` shows it, for ABI A. */
 int insn_text(const struct sock_filter *insns, size_t len, size_t pc, enum scmpc_arch a, char *buf,
 	      size_t size);
+
+/* ---- constants.c: the kernel headers' constants a test line may name */
+bool constant_value(const char *name, size_t len, uint64_t *out);
 
 /* ---- load.c: a policy or a .bpf file as a program */
 

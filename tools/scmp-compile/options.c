@@ -28,6 +28,7 @@ enum {
 	OPT_JSON,
 	OPT_IGNORE_DATA,
 	OPT_CANARY,
+	OPT_TAP,
 };
 
 static const struct option long_opts[] = {
@@ -55,6 +56,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "ignore-data", no_argument, NULL, OPT_IGNORE_DATA },
 	{ "canary", no_argument, NULL, OPT_CANARY },
+	{ "tap", no_argument, NULL, OPT_TAP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -389,6 +391,8 @@ static const struct {
 	{ F_CANARY, NULL,
 	  "      --canary        ENFORCED CANDIDATE: decide as ENFORCED, log what\n"
 	  "                      CANDIDATE would stop\n" },
+	{ F_TAP, NULL,
+	  "      --tap           the results in the Test Anything Protocol\n" },
 	{ F_QUIET, NULL,
 	  "  -q, --quiet         do not print warnings\n" },
 };
@@ -446,6 +450,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_JSON, F_JSON, "--json" },
 		{ OPT_IGNORE_DATA, F_IGNORE_DATA, "--ignore-data" },
 		{ OPT_CANARY, F_CANARY, "--canary" },
+		{ OPT_TAP, F_TAP, "--tap" },
 	};
 	int opt;
 
@@ -576,6 +581,9 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case OPT_CANARY:
 			c->canary = true;
+			break;
+		case OPT_TAP:
+			c->tap = true;
 			break;
 		case OPT_LAYOUT:
 			if (!strcmp(optarg, "size"))
