@@ -1260,6 +1260,78 @@ SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
 			     scmpc_policy **policy, struct scmpc_optimize_info *info,
 			     scmpc_diag *d);
 
+/* ---------------------------------------------------------------- record */
+
+/* System calls a command made: one entry per (AUDIT_ARCH, number, six
+ * arguments), with how often it came.  Past a million distinct vectors
+ * only numbers are kept (scmpc_recording_truncated()). */
+typedef struct scmpc_recording scmpc_recording;
+
+SCMPC_API scmpc_recording *scmpc_recording_new(void);
+SCMPC_API void scmpc_recording_free(scmpc_recording *r);
+/* Add COUNT calls (ARGS NULL: all zero); 0 or -ENOMEM. */
+SCMPC_API int scmpc_recording_add(scmpc_recording *r, uint32_t audit, uint32_t nr,
+				  const uint64_t args[6], uint64_t count);
+/* Distinct entries, calls in all, and entry I (0 .. count - 1; walking them
+ * in order is linear in all). */
+SCMPC_API size_t scmpc_recording_count(const scmpc_recording *r);
+SCMPC_API uint64_t scmpc_recording_calls(const scmpc_recording *r);
+SCMPC_API bool scmpc_recording_truncated(const scmpc_recording *r);
+SCMPC_API int scmpc_recording_get(const scmpc_recording *r, size_t i, struct seccomp_data *sd,
+				  uint64_t *count);
+
+struct scmpc_record_opts {
+	size_t sz;		/* sizeof(struct scmpc_record_opts) */
+	unsigned flags;		/* SCMPC_RECORD_* */
+};
+/* Keep only the calls each process makes after it installs a seccomp
+ * filter of its own and before it execs: a container runtime's tail
+ * (runc's init between its filter and the container's command). */
+#define SCMPC_RECORD_TAIL 0x1U
+
+struct scmpc_record_info {
+	size_t sz;		/* sizeof(struct scmpc_record_info) */
+	const char *method;	/* how the calls were seen */
+	int status;		/* the command's wait status */
+	uint64_t calls;		/* every call seen, kept or not */
+	double seconds;		/* wall time, the command's with the recorder's */
+};
+
+/* Run ARGV[0] (searched in PATH) with ARGV and record into REC every system
+ * call it, its threads and children make: each one stops at a filter that
+ * returns USER_NOTIF, this process records it and lets it run
+ * (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  Needs Linux 5.9 (pidfd_getfd) and
+ * sets no_new_privs in the command, so set-user-ID programs lose their
+ * privileges.  0 (the command ran; INFO->status says how it ended) or a
+ * negative errno with D saying why. */
+SCMPC_API int scmpc_record(char *const argv[], const struct scmpc_record_opts *o,
+			   scmpc_recording *rec, struct scmpc_record_info *info, scmpc_diag *d);
+
+/* How scmpc_recording_profile() writes a profile. */
+struct scmpc_profile_opts {
+	size_t sz;		/* sizeof(struct scmpc_profile_opts) */
+	uint32_t default_action;	/* 0: ERRNO(EPERM) */
+	unsigned flags;		/* SCMPC_PROFILE_* */
+	unsigned max_values;	/* with ARGS: at most this many distinct values (or
+				   tuples) of a call's conditioned arguments; more
+				   and the call is allowed whatever they are;
+				   0: 8 */
+};
+/* Condition arguments that are flags or enumerations with few values seen
+ * (ioctl requests, socket domain, type and protocol, clone flags, prctl
+ * options, fcntl commands, ...: src/front/profile_out.c lists them, each
+ * with its reason).  Pointers and sizes are never conditioned. */
+#define SCMPC_PROFILE_ARGS 0x1U
+
+/* The smallest OCI profile (JSON text, *OUT malloc'ed, *LEN bytes) that
+ * allows exactly the calls of REC on its ABIs: every other call gets the
+ * default action.  Names are OCI's (one list for every ABI), so a name
+ * recorded on one of the ABIs is allowed on all of them that have it.
+ * *NCONDS (if not NULL) gets how many argument conditions it holds. */
+SCMPC_API int scmpc_recording_profile(const scmpc_recording *rec,
+				      const struct scmpc_profile_opts *o, char **out,
+				      size_t *len, size_t *nconds, scmpc_diag *d);
+
 /* ----------------------------------------------------------------- split */
 
 /*

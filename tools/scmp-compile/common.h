@@ -58,6 +58,7 @@ enum {
 	F_IGNORE_DATA = 1 << 17,
 	F_CANARY = 1 << 18,
 	F_TAP = 1 << 19,
+	F_RECORD = 1 << 24,		/* record's own options */
 	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
 		   F_BAD_ARCH,
 };
@@ -75,8 +76,8 @@ struct command {
 };
 
 extern const struct command compile_command, explain_command, inspect_command, diff_command,
-	subset_command, test_command, exec_command, dump_command, optimize_command,
-	merge_command;
+	subset_command, test_command, record_command, exec_command, dump_command,
+	optimize_command, merge_command;
 
 #define EXIT_HELP "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
 
@@ -109,6 +110,12 @@ struct cli {
 	bool ignore_data;		/* subset --ignore-data */
 	bool canary;			/* merge --canary */
 	bool tap;			/* test --tap */
+	/* record */
+	bool args_auto;			/* --args auto */
+	uint32_t default_action;	/* --default; 0: ERRNO(EPERM) */
+	const char *from, *check, *save;	/* --from, --check, --save */
+	bool tail, overhead;		/* --tail, --overhead */
+	bool runtime_exec;		/* record --runtime exec: scmp-compile exec's tail */
 };
 
 /* ---- common.c: messages, numbers, ABIs, the cache */
@@ -167,6 +174,12 @@ int insn_text(const struct sock_filter *insns, size_t len, size_t pc, enum scmpc
 
 /* ---- constants.c: the kernel headers' constants a test line may name */
 bool constant_value(const char *name, size_t len, uint64_t *out);
+
+/* ---- tails.c: what a runtime does between its filter and the exec */
+/* Add to REC the calls the runtime C names (--runtime) makes after
+ * installing the filter and before exec'ing the command: none without
+ * --runtime.  0 or -ENOMEM. */
+int runtime_tail(const struct cli *c, scmpc_recording *rec);
 
 /* ---- load.c: a policy or a .bpf file as a program */
 

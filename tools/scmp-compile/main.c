@@ -19,6 +19,7 @@ static void print_help(FILE *f)
 "       " PROG_NAME " diff A B [-a ABI] [--json] [POLICY OPTIONS]\n"
 "       " PROG_NAME " subset BASE CANDIDATE [-a ABI] [--ignore-data] [--json] [POLICY OPTIONS]\n"
 "       " PROG_NAME " test PROFILE|FILE.bpf TESTS [--tap] [-a ABI] [POLICY OPTIONS]\n"
+"       " PROG_NAME " record [-o PROFILE] [--runtime RT] [--args auto|none] -- CMD [ARG...]\n"
 "       " PROG_NAME " exec [--flags LIST] [--keep-nnp] [-a ABI] [POLICY OPTIONS]\n"
 "                    POLICY|FILE.bpf [--] CMD [ARG...]\n"
 "       " PROG_NAME " dump PID [-o DIR]\n"
@@ -44,6 +45,7 @@ static void print_help(FILE *f)
 "            call (a proof), or where it is not\n"
 "  test      check lines such as 'x86_64 openat(AT_FDCWD, *, O_RDONLY) ->\n"
 "            ALLOW' against a profile, each for every call it covers\n"
+"  record    run CMD and write the smallest profile allowing what it did\n"
 "  exec      compile POLICY (or take FILE.bpf), install it in this process\n"
 "            with seccomp(2) and execute CMD under it\n"
 "  dump      write each filter of process PID (oldest first) to DIR/PID-N.bpf\n"
@@ -102,10 +104,11 @@ static void print_help(FILE *f)
 
 static const struct command *const commands[] = {
 	&compile_command, &explain_command, &inspect_command, &diff_command, &subset_command,
-	&test_command, &exec_command, &dump_command, &optimize_command, &merge_command,
+	&test_command, &record_command, &exec_command, &dump_command, &optimize_command,
+	&merge_command,
 };
 
-#define COMMANDS "compile, explain, inspect, diff, subset, test, exec, dump, optimize or merge"
+#define COMMANDS "compile, explain, inspect, diff, subset, test, record, exec, dump, optimize or merge"
 
 int main(int argc, char **argv)
 {

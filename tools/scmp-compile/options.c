@@ -29,6 +29,13 @@ enum {
 	OPT_IGNORE_DATA,
 	OPT_CANARY,
 	OPT_TAP,
+	OPT_ARGS,
+	OPT_DEFAULT,
+	OPT_FROM,
+	OPT_CHECK,
+	OPT_TAIL,
+	OPT_SAVE,
+	OPT_OVERHEAD,
 };
 
 static const struct option long_opts[] = {
@@ -57,6 +64,13 @@ static const struct option long_opts[] = {
 	{ "ignore-data", no_argument, NULL, OPT_IGNORE_DATA },
 	{ "canary", no_argument, NULL, OPT_CANARY },
 	{ "tap", no_argument, NULL, OPT_TAP },
+	{ "args", required_argument, NULL, OPT_ARGS },
+	{ "default", required_argument, NULL, OPT_DEFAULT },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "check", required_argument, NULL, OPT_CHECK },
+	{ "tail", no_argument, NULL, OPT_TAIL },
+	{ "save", required_argument, NULL, OPT_SAVE },
+	{ "overhead", no_argument, NULL, OPT_OVERHEAD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -393,6 +407,18 @@ static const struct {
 	  "                      CANDIDATE would stop\n" },
 	{ F_TAP, NULL,
 	  "      --tap           the results in the Test Anything Protocol\n" },
+	{ F_RECORD, NULL,
+	  "      --args HOW      auto: condition arguments that are flags or\n"
+	  "                      enumerations with few values seen; none (default)\n"
+	  "      --default ACT   the profile's default action (default ERRNO(EPERM))\n"
+	  "      --from FILE     read calls from FILE (strace -f output, or --save's)\n"
+	  "                      instead of running a command\n"
+	  "      --save FILE     also write the calls, one per line, for --from/--check\n"
+	  "      --check FILE    with a PROFILE: does it allow every call FILE recorded?\n"
+	  "      --tail          keep only what each process does after installing a\n"
+	  "                      filter of its own and before it execs (a runtime's tail)\n"
+	  "      --overhead      run the command once more without the recorder and\n"
+	  "                      say what recording cost\n" },
 	{ F_QUIET, NULL,
 	  "  -q, --quiet         do not print warnings\n" },
 };
@@ -451,6 +477,13 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_IGNORE_DATA, F_IGNORE_DATA, "--ignore-data" },
 		{ OPT_CANARY, F_CANARY, "--canary" },
 		{ OPT_TAP, F_TAP, "--tap" },
+		{ OPT_ARGS, F_RECORD, "--args" },
+		{ OPT_DEFAULT, F_RECORD, "--default" },
+		{ OPT_FROM, F_RECORD, "--from" },
+		{ OPT_CHECK, F_RECORD, "--check" },
+		{ OPT_TAIL, F_RECORD, "--tail" },
+		{ OPT_SAVE, F_RECORD, "--save" },
+		{ OPT_OVERHEAD, F_RECORD, "--overhead" },
 	};
 	int opt;
 
@@ -524,6 +557,10 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			c->json_flags |= SCMPC_JSON_RESTRICTIVE;
 			break;
 		case OPT_RUNTIME: {
+			if (!strcmp(optarg, "exec") && (allowed & F_RECORD)) {
+				c->runtime_exec = true;	/* record: scmp-compile exec's tail */
+				break;
+			}
 			int rt = scmpc_runtime_from_name(optarg);
 			if (rt < 0)
 				return usage_error("unknown runtime '%s' (runc, runc-1.1, crun or "
@@ -584,6 +621,32 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case OPT_TAP:
 			c->tap = true;
+			break;
+		case OPT_ARGS:
+			if (!strcmp(optarg, "auto") || !strcmp(optarg, "none"))
+				c->args_auto = !strcmp(optarg, "auto");
+			else
+				return usage_error("--args %s: auto or none", optarg);
+			break;
+		case OPT_DEFAULT:
+			if (scmpc_action_parse(optarg, &c->default_action) < 0)
+				return usage_error("unknown action '%s' (KILL_PROCESS, KILL_THREAD, TRAP, "
+						   "ERRNO(N), TRACE(N) or LOG)", optarg);
+			break;
+		case OPT_FROM:
+			c->from = optarg;
+			break;
+		case OPT_CHECK:
+			c->check = optarg;
+			break;
+		case OPT_TAIL:
+			c->tail = true;
+			break;
+		case OPT_SAVE:
+			c->save = optarg;
+			break;
+		case OPT_OVERHEAD:
+			c->overhead = true;
 			break;
 		case OPT_LAYOUT:
 			if (!strcmp(optarg, "size"))
