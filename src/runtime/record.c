@@ -88,10 +88,13 @@ static void classify(const struct seccomp_data *sd, bool *installs, bool *execs)
 	if (!ai)
 		return;
 	int64_t nr = (uint32_t)sd->nr;
-	if (nr == arch_resolve(ai, "seccomp") && (uint32_t)sd->args[0] == SECCOMP_SET_MODE_FILTER)
+	/* A probe passes no program (libseccomp asks the kernel which flags
+	 * it knows with seccomp(SET_MODE_FILTER, flag, NULL)): not an install. */
+	if (nr == arch_resolve(ai, "seccomp") && (uint32_t)sd->args[0] == SECCOMP_SET_MODE_FILTER &&
+	    sd->args[2])
 		*installs = true;
 	if (nr == arch_resolve(ai, "prctl") && (uint32_t)sd->args[0] == PR_SET_SECCOMP &&
-	    (uint32_t)sd->args[1] == SECCOMP_MODE_FILTER)
+	    (uint32_t)sd->args[1] == SECCOMP_MODE_FILTER && sd->args[2])
 		*installs = true;
 	if (nr == arch_resolve(ai, "execve") || nr == arch_resolve(ai, "execveat"))
 		*execs = true;
