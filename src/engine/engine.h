@@ -99,6 +99,11 @@ uint32_t wcon_run_end(const struct wcon *c, uint32_t x);
 
 bool wcon_feasible(const struct wcon *c);
 
+/* Whether some value of C lies in P, C unchanged and nothing allocated:
+ * the question wcon_apply() answers, asked before a set is cut (an
+ * undecided search says yes, as wcon_feasible() does). */
+bool wcon_meets(const struct wcon *c, const struct piece *p);
+
 /* Append C's values within [LO, HI] as disjoint intervals, tagged PATH. */
 int wcon_intervals(const struct wcon *c, uint32_t lo, uint32_t hi, uint32_t path,
 			  struct ivals *out);
@@ -149,6 +154,13 @@ struct walker {
 	int32_t *each_insn;
 	size_t capeach, capeach_insn;
 	scmpc_diag *d;
+	/* ONE and STACK: when set, each path goes to VISIT as it is found
+	 * instead of into paths (npaths still counts them, max_paths still
+	 * bounds them), so that a caller who judges paths one at a time
+	 * holds one, not all, and may stop the walk early: VISIT returns 0
+	 * to go on or a negative errno that walk_paths() returns. */
+	int (*visit)(struct walker *L, const struct path *p, void *arg);
+	void *visit_arg;
 };
 
 /* An error at instruction INSN of filter PROG (-1: none) of L's input, in

@@ -110,6 +110,13 @@ static int store(struct walker *L, const struct state *s, uint32_t r)
 		return walk_err(L, -E2BIG, s->prog, s->pc,
 			    "the program%s more than %zu paths (the bound, max_paths); stopped here",
 			    L->n > 1 ? "s have" : " has", L->max_paths);
+	if (L->visit && L->mode != WALK_EACH) {
+		/* handed over, not kept: the caller judges it now */
+		struct path p = { .ret = r, .insn = s->acc_insn, .prog = s->acc_prog, .len = s->len };
+		memcpy(p.w, s->w, sizeof(p.w));
+		L->npaths++;
+		return L->visit(L, &p, L->visit_arg);
+	}
 	if (!array_reserve(&L->paths, &L->cappaths, L->npaths, sizeof(*L->paths), 256))
 		return diag_err(L->d, -ENOMEM, NULL, "out of memory");
 	if (L->mode == WALK_EACH &&

@@ -137,6 +137,45 @@ static int wcon_any(const struct wcon *c, const struct ne *extra, uint32_t lo, u
 		hi = c->hi;
 	if (lo > hi)
 		return 0;
+	if (lo == hi) {
+		/* One value: a membership test, linear in the cubes, where
+		 * the search would branch bit by bit over every one of them. */
+		if ((lo & c->m) != c->v)
+			return 0;
+		for (int k = 0; k < 2; k++)
+			for (const struct ne *n = k ? extra : c->ne; n; n = n->next)
+				if ((lo & n->m) == n->v)
+					return 0;
+		*out = lo;
+		return 1;
+	}
+	/* Most sets have a value near their low end that no cube excludes
+	 * (a path that left a chain of `jeq` holds every number between the
+	 * constants): a few steps of wcon_first()'s scan find it in time
+	 * linear in the cubes, where the search would branch bit by bit
+	 * over every cube.  The scan is exact; only when it runs out does
+	 * the search decide. */
+	uint32_t x = lo;
+	for (int step = 0; step < 4; step++) {
+		uint32_t y;
+		if (!cube_next(x, c->m, c->v, &y) || y > hi)
+			return 0;
+		x = y;
+		const struct ne *hit = NULL;
+		for (int k = 0; k < 2 && !hit; k++)
+			for (const struct ne *n = k ? extra : c->ne; n && !hit; n = n->next)
+				if ((x & n->m) == n->v)
+					hit = n;
+		if (!hit) {
+			*out = x;
+			return 1;
+		}
+		/* every value above x that keeps x's bits under the cube's
+		 * mask is in the cube too */
+		if (!cube_leave(x, hit->m, &y) || y > hi)
+			return 0;
+		x = y;
+	}
 	return sat(lo, hi, c->m, c->v, c->ne, extra, &budget, out);
 }
 
@@ -238,6 +277,32 @@ bool wcon_feasible(const struct wcon *c)
 	/* An undecided search keeps the path: a path no call takes gives
 	 * rules no call matches, which changes nothing. */
 	return wcon_any(c, NULL, 0, 0xffffffffU, &x) != 0;
+}
+
+bool wcon_meets(const struct wcon *c, const struct piece *p)
+{
+	uint32_t x;
+	switch (p->kind) {
+	case P_RANGE:
+		return p->a <= p->b && wcon_any(c, NULL, p->a, p->b, &x) != 0;
+	case P_CUBE: {
+		if ((c->m & p->a) & (c->v ^ p->b))
+			return false;
+		struct wcon m = *c;
+		m.m |= p->a;
+		m.v |= p->b;
+		return wcon_any(&m, NULL, 0, 0xffffffffU, &x) != 0;
+	}
+	case P_NOT: {
+		if (!p->a)
+			return false;	/* (w & 0) != 0 never holds */
+		/* the excluded cube as one more clause, on the stack */
+		struct ne e = { p->a, p->b, NULL };
+		return wcon_any(c, &e, 0, 0xffffffffU, &x) != 0;
+	}
+	default:
+		return wcon_any(c, NULL, 0, 0xffffffffU, &x) != 0;
+	}
 }
 
 /* Append C's values within [LO, HI] as disjoint intervals, tagged PATH. */
