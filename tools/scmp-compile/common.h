@@ -56,6 +56,10 @@ enum {
 	F_LAYOUT = 1 << 23,
 	F_JSON = 1 << 16,
 	F_IGNORE_DATA = 1 << 17,
+	F_AUDIT = 1 << 24,
+	/* Not an option: the command takes negative numbers as operands
+	 * (explain's arguments, -100 for AT_FDCWD), never as options. */
+	F_NEGATIVE = 1 << 25,
 	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
 		   F_BAD_ARCH,
 };
@@ -74,7 +78,7 @@ struct command {
 
 extern const struct command compile_command, explain_command, inspect_command, diff_command,
 	subset_command, intersect_command, exec_command, dump_command, optimize_command,
-	merge_command;
+	merge_command, lint_command;
 
 #define EXIT_HELP "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
 
@@ -105,6 +109,7 @@ struct cli {
 	unsigned layout;		/* compile --layout: SCMPC_COMPILE_SMALLEST/SHORTEST */
 	bool json;			/* diff, subset --json */
 	bool ignore_data;		/* subset --ignore-data */
+	const char *audit;		/* explain --audit: a SECCOMP audit record */
 };
 
 /* ---- common.c: messages, numbers, ABIs, the cache */
