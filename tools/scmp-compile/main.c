@@ -17,6 +17,7 @@ static void print_help(FILE *f)
 "       " PROG_NAME " explain POLICY|FILE.bpf|--pid PID SYSCALL [ARG...] [-a ABI]\n"
 "                    [POLICY OPTIONS]\n"
 "       " PROG_NAME " explain [POLICY|FILE.bpf|--pid PID] --audit RECORD [ARG...]\n"
+"       " PROG_NAME " lint PROFILE [-a ABI] [--json] [POLICY OPTIONS]\n"
 "       " PROG_NAME " inspect FILE.bpf|--pid PID [-a ABI] [-f text] [--kernel X.Y]\n"
 "       " PROG_NAME " diff A B [-a ABI] [--json] [POLICY OPTIONS]\n"
 "       " PROG_NAME " subset BASE CANDIDATE [-a ABI] [--ignore-data] [--json] [POLICY OPTIONS]\n"
@@ -38,7 +39,9 @@ static void print_help(FILE *f)
 "  explain   show which rule decides one call and why (libseccomp's order\n"
 "            included), the instructions the filter runs for it and whether\n"
 "            the kernel caches it; or each filter of a .bpf or a process\n"
-
+"  lint      the rules of a profile the runtime makes more permissive, that\n"
+"            never decide anything or repeat the default, and names missing\n"
+"            on some of its ABIs, each with a call that shows it\n"
 "  inspect   check a raw .bpf filter against the kernel's rules and list what\n"
 "            it decides for each syscall number, and what it lets the kernel cache\n"
 "  diff      every set of calls on which two filters (policies or .bpf files)\n"
@@ -97,17 +100,18 @@ static void print_help(FILE *f)
 "negative: -100).  POLICY, A or B may be '-' for standard input.\n"
 "\n"
 "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
-"diff: 0 equivalent, 1 different, 2 error; subset: 0 subset, 1 not, 2 error.\n"
+"diff: 0 equivalent, 1 different, 2 error; subset: 0 subset, 1 not, 2 error;\n"
+"lint: 0 nothing found, 1 findings, 2 error.\n"
 "exec: 1 when the filter cannot be installed, 126 when CMD cannot be run,\n"
 "127 when it is not found, else CMD's own status.\n", f);
 }
 
 static const struct command *const commands[] = {
 	&compile_command, &explain_command, &inspect_command, &diff_command, &subset_command,
-	&exec_command, &dump_command, &optimize_command, &merge_command,
+	&exec_command, &dump_command, &optimize_command, &merge_command, &lint_command,
 };
 
-#define COMMANDS "compile, explain, inspect, diff, subset, exec, dump, optimize or merge"
+#define COMMANDS "compile, explain, inspect, diff, subset, exec, dump, optimize, merge or lint"
 
 int main(int argc, char **argv)
 {
