@@ -3107,7 +3107,7 @@ static void test_lint_packaged(void **state)
 				fail_msg("%s: status %d\n%s", names[i], r.status, r.err);
 			/* every finding names its origin */
 			for (const char *l = r.out; *l; l = strchr(l, '\n') + 1) {
-				if (strncmp(l, "syscalls[", 9))
+				if (strncmp(l, "syscalls[", 9) && strncmp(l, "(no rule names it)", 18))
 					fail_msg("a finding without its origin: %.*s", (int)strcspn(l, "\n"), l);
 				if (!strchr(l, '\n'))
 					break;

@@ -140,15 +140,19 @@ static int lint_shadowed(struct lint *l, scmpc_diag *d)
 		    (k < nreg) != (r.arch == first))
 			continue;
 		struct scmpc_explanation e = { .sz = sizeof(e) };
+		bool named = false;
 		if ((rc = scmpc_policy_explain(l->p, &r.witness, &e, d)) < 0)
 			goto out;
 		for (size_t i = 0; i < nrules; i++) {
 			struct scmpc_rule_info ri = { .sz = sizeof(ri) };
 			char got[32], want[32], call[200], by[160];
-			if (seen[i] || scmpc_policy_rule(l->p, i, &ri) < 0 ||
+			if (scmpc_policy_rule(l->p, i, &ri) < 0 ||
 			    rule_nr(&ri, r.arch) != (uint32_t)r.witness.nr ||
 			    scmpc_policy_rule_holds(l->p, i, &r.witness, NULL) != 1 ||
 			    scmpc_action_cmp(ri.action, r.action[1]) >= 0)
+				continue;
+			named = true;
+			if (seen[i])
 				continue;
 			seen[i] = true;
 			struct finding f = { .kind = SHADOWED, .has_witness = true,
@@ -170,6 +174,21 @@ static int lint_shadowed(struct lint *l, scmpc_diag *d)
 			if ((rc = add_finding(l, &f)) < 0)
 				goto out;
 		}
+		if (named)
+			continue;
+		/* No rule names the call: socketcall(2) or ipc(2), which rules on
+		 * the calls they carry reach through libseccomp's copies. */
+		char got[32], want[32], call[200];
+		struct finding f = { .kind = SHADOWED, .has_witness = true, .witness = r.witness,
+				     .arch = r.arch };
+		call_text(&r.witness, r.arch, call, sizeof(call));
+		snprintf(f.origin, sizeof(f.origin), "(no rule names it)");
+		syscall_label(r.arch, (uint32_t)r.witness.nr, f.name, sizeof(f.name));
+		snprintf(f.text, sizeof(f.text), "the rules give %s %s, but the runtime gives it %s",
+			 call, action_name(r.action[0], want, sizeof(want)),
+			 action_name(r.action[1], got, sizeof(got)));
+		if ((rc = add_finding(l, &f)) < 0)
+			goto out;
 	}
 	rc = 0;
 out:
