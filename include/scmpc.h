@@ -1332,6 +1332,80 @@ SCMPC_API int scmpc_recording_profile(const scmpc_recording *rec,
 				      const struct scmpc_profile_opts *o, char **out,
 				      size_t *len, size_t *nconds, scmpc_diag *d);
 
+/* ------------------------------------------------------- explain and lint */
+
+/*
+ * Why a policy decides a call as it does, from its rules' reference
+ * meaning (scmpc_policy_eval()), never from a compiled program.  Under the
+ * LIBSECCOMP merge a call whose conditional rules of different actions can
+ * match the same arguments is decided by libseccomp's tree of comparisons
+ * (scmpc_policy_set_merge()): the first comparison in its order that leads
+ * to an action wins, so the action may be another than the most
+ * restrictive rule that holds gives, or come from the comparisons of a
+ * rule whose conditions do not all hold, or be the default while a rule
+ * holds.  Those are SCMPC_REASON_ORDER.
+ */
+enum scmpc_reason {
+	SCMPC_REASON_RULE = 1,	/* RULE holds and gives the action */
+	SCMPC_REASON_DEFAULT,	/* no rule of the call holds (or none names it) */
+	SCMPC_REASON_UNKNOWN,	/* a number above the unknown-syscall threshold */
+	SCMPC_REASON_LIMIT,	/* runc's ENOSYS stub (scmpc_policy_set_limit()) */
+	SCMPC_REASON_BAD_ARCH,	/* an AUDIT_ARCH none of the policy's ABIs has */
+	SCMPC_REASON_ORDER,	/* libseccomp's order of comparisons, not severity */
+};
+
+/* What decides one call; growable (set sz).  Rules are indexes for
+ * scmpc_policy_rule(), -1 for none. */
+struct scmpc_explanation {
+	size_t sz;			/* sizeof(struct scmpc_explanation) */
+	uint32_t action;		/* the policy's decision, scmpc_policy_eval()'s */
+	enum scmpc_reason reason;
+	enum scmpc_arch arch;		/* the ABI whose rules decide; SCMPC_ARCH_NONE
+					   for an AUDIT_ARCH none has */
+	/* A rule whose conditions all hold and that gives ACTION: the deciding
+	 * rule for RULE, and for ORDER the one that stands for the action
+	 * (-1 when no rule that holds gives it). */
+	int rule;
+	/* ORDER only: the rule whose comparisons led to ACTION although
+	 * not all its conditions hold, and those that fail (bit I: condition
+	 * I of the rule); -1 and 0 when the rule holds or no rule led there. */
+	int order_rule;
+	uint64_t order_failed;
+	/* ORDER only: the rule that holds whose action severity would give
+	 * (the most restrictive, then the first), overridden by the order. */
+	int overridden;
+	uint32_t severity_action;	/* what the rules that hold give by severity
+					   (the restrictive merge), or the fallback */
+	size_t matching;		/* the call's rules whose conditions hold */
+};
+
+/* Explain P's decision of call SD into OUT.  0, or -EINVAL (a NULL
+ * argument, an OUT whose sz stops before `matching`), -ENOMEM, with D
+ * saying why.  OUT->action is always scmpc_policy_eval()'s answer. */
+SCMPC_API int scmpc_policy_explain(const scmpc_policy *p, const struct seccomp_data *sd,
+				   struct scmpc_explanation *out, scmpc_diag *d);
+
+/* Whether the conditions of rule RULE of P hold for SD's arguments, as
+ * the ABI of SD's AUDIT_ARCH and number compares them (the low word on
+ * 32-bit ABIs, and there, under the LIBSECCOMP merge, the low word of the
+ * constants as libseccomp keeps them; the whole argument for an
+ * AUDIT_ARCH no ABI has).  Whether the rule names SD's call is not asked.
+ * *MASK (if not NULL) gets bit I set when condition I holds.  1 when all
+ * hold, 0 when not, -EINVAL for a NULL P or SD or RULE out of range. */
+SCMPC_API int scmpc_policy_rule_holds(const scmpc_policy *p, size_t rule,
+				      const struct seccomp_data *sd, uint64_t *mask);
+
+/* A copy of P with every setting and the rules KEEP[I] selects (KEEP has
+ * scmpc_policy_rule_count() entries; NULL keeps them all), in their order
+ * with their origins, into *OUT, which the caller frees with
+ * scmpc_policy_free().  So that what a rule decides can be measured by
+ * comparing the policy with and without it, or by a copy holding only the
+ * rules of one call, and the same rules read under another merge
+ * (scmpc_policy_set_merge() on the copy).  -EINVAL for a NULL P or OUT,
+ * -ENOMEM. */
+SCMPC_API int scmpc_policy_copy(const scmpc_policy *p, const bool *keep, scmpc_policy **out,
+				scmpc_diag *d);
+
 /* ----------------------------------------------------------------- split */
 
 /*

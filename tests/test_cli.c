@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <grp.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #include <sys/un.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <setjmp.h>
 #include <cmocka.h>
@@ -2025,7 +2027,7 @@ static void test_output_long_name(void **state)
 
 /* Not const char: RUN() builds a char *const argv. */
 static char *const commands[] = { "compile", "explain", "inspect", "diff", "exec", "dump",
-				  "optimize", "merge" };
+				  "optimize", "merge", "lint" };
 
 /* COMMAND --help and -h: that command's usage and options on stdout, exit
  * 0, and nothing about the other commands. */
@@ -2092,6 +2094,8 @@ static void test_command_help_lists_accepted_options(void **state)
 		{ "      --no-enosys ", "--no-enosys", NULL },
 		{ "      --restrictive ", "--restrictive", NULL },
 		{ "  -q, --quiet ", "--quiet", NULL },
+		{ "      --json ", "--json", NULL },
+		{ "      --audit ", "--audit", "x" },
 	};
 
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
@@ -2779,6 +2783,513 @@ static void test_merge_pid(void **state)
 	result_free(&r);
 }
 
+/* ------------------------------------------------------- explain, lint */
+
+/* One personality rule of a Docker-style profile (defaultAction ALLOW,
+ * x86_64 only): ERRNO(E) when CONDS, a JSON list, hold. */
+#define PERS(e, conds)                                                              \
+	"{\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": " \
+	#e ", \"args\": [" conds "]}"
+#define ARG(i, v, op) "{\"index\": " #i ", \"value\": " #v ", \"op\": \"SCMP_CMP_" #op "\"}"
+#define ALLOW_X86_64(rules)                                                          \
+	"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [\"SCMP_ARCH_X86_64\"], " \
+	"\"syscalls\": [" rules "]}\n"
+
+/* Issue #28: `a0 > 1` ERRNO(1), `a0 >= 1 && a1 != 1` ERRNO(2).  For
+ * personality(1, 0xffffffff) crun's filter returns ALLOW: libseccomp's
+ * tree reaches no action though rule 1 holds.  explain said "no rule
+ * matches"; it must name rule 1 as overridden by the order. */
+#define SHADOW_PROFILE ALLOW_X86_64(PERS(1, ARG(0, 1, GT)) ", " PERS(2, ARG(0, 1, GE) ", " ARG(1, 1, NE)))
+/* Found by the library's search (test_policy.c): for (1, 5) the tree
+ * gives ERRNO(2) through rule 0's comparisons, whose a0 < 1 is false;
+ * explain said "decided by: syscalls[0].names[0] (rule 0)". */
+#define ORDER_PROFILE ALLOW_X86_64(PERS(2, ARG(1, 3, NE) ", " ARG(0, 1, LT)) ", " \
+				  PERS(4, ARG(0, 1, LE) ", " ARG(1, 0, NE)))
+
+static void test_explain_order(void **state)
+{
+	(void)state;
+	struct result r;
+
+	write_text(tmp("shadow.json"), SHADOW_PROFILE);
+	r = RUN("explain", tmp("shadow.json"), "personality", "1", "4294967295", "--runtime", "crun",
+		"-a", "x86_64", "-q");
+	expect(&r, 0, "action: ALLOW\n", NULL);
+	assert_null(strstr(r.out, "no rule matches"));
+	assert_non_null(strstr(r.out, "decided by: libseccomp's order of comparisons"));
+	assert_non_null(strstr(r.out, "overridden: syscalls[1].names[0] (rule 1) holds and gives "
+				      "ERRNO(2)"));
+	assert_non_null(strstr(r.out, "  a0 >= 1: true (a0 = 0x1)\n  a1 != 1: true (a1 = 0xffffffff)\n"));
+	assert_non_null(strstr(r.out, "filter: ALLOW after"));
+	result_free(&r);
+	/* Read as the rules say, rule 1 decides. */
+	r = RUN("explain", tmp("shadow.json"), "personality", "1", "4294967295", "--restrictive",
+		"-a", "x86_64", "-q");
+	expect(&r, 0, "action: ERRNO(2)\ndecided by: syscalls[1].names[0] (rule 1)\n", NULL);
+	result_free(&r);
+
+	write_text(tmp("order.json"), ORDER_PROFILE);
+	r = RUN("explain", tmp("order.json"), "personality", "1", "5", "--runtime", "crun", "-a",
+		"x86_64", "-q");
+	expect(&r, 0, "action: ERRNO(2)\n", NULL);
+	assert_null(strstr(r.out, "decided by: syscalls[0].names[0] (rule 0)\n"));
+	assert_non_null(strstr(r.out, "the comparisons of syscalls[0].names[0] (rule 0), whose "
+				      "conditions do not all hold\n"));
+	assert_non_null(strstr(r.out, "  a0 < 1: false (a0 = 0x1)\n"));
+	assert_non_null(strstr(r.out, "overridden: syscalls[1].names[0] (rule 1) holds and gives "
+				      "ERRNO(4)"));
+	result_free(&r);
+	/* Where the order and severity agree, the rule that holds decides,
+	 * and only it. */
+	r = RUN("explain", tmp("order.json"), "personality", "0", "5", "--runtime", "crun", "-a",
+		"x86_64", "-q");
+	expect(&r, 0, "action: ERRNO(2)\ndecided by: syscalls[0].names[0] (rule 0)\n"
+		      "  a1 != 3: true (a1 = 0x5)\n  a0 < 1: true (a0 = 0x0)\n", NULL);
+	assert_null(strstr(r.out, "overridden"));
+	result_free(&r);
+}
+
+static bool cond_true(int op, uint64_t v, uint64_t x)
+{
+	switch (op) {
+	case 0: return x == v;
+	case 1: return x != v;
+	case 2: return x < v;
+	case 3: return x <= v;
+	case 4: return x > v;
+	default: return x >= v;
+	}
+}
+
+/* Random profiles of 2-4 personality rules under crun, at most one
+ * condition per argument (so rule N is entry N): the rule explain says
+ * decides must hold by this test's own evaluation, one named as the
+ * order's must not, and each printed truth value must be right. */
+static void test_explain_attribution_fuzz(void **state)
+{
+	(void)state;
+	static const char *const ops[] = { "EQ", "NE", "LT", "LE", "GT", "GE" };
+	static const uint64_t vals[] = { 0, 1, 2, 3, 0xffffffff };
+	unsigned seed = 24, orders = 0;
+
+	for (int it = 0; it < 40; it++) {
+		int nrules = 2 + (int)(rand_r(&seed) % 3), op[4][2], val[4][2];
+		bool has[4][2];
+		char json[4096];
+		size_t n = (size_t)snprintf(json, sizeof(json), "{\"defaultAction\": \"SCMP_ACT_ALLOW\", "
+					    "\"architectures\": [\"SCMP_ARCH_X86_64\"], \"syscalls\": [");
+		for (int r = 0; r < nrules; r++) {
+			n += (size_t)snprintf(json + n, sizeof(json) - n, "%s{\"names\": [\"personality\"], "
+					      "\"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": %d, \"args\": [",
+					      r ? ", " : "", r + 1);
+			has[r][0] = rand_r(&seed) % 2;
+			has[r][1] = !has[r][0] || rand_r(&seed) % 2;
+			bool first = true;
+			for (int a = 0; a < 2; a++) {
+				op[r][a] = (int)(rand_r(&seed) % 6);
+				val[r][a] = (int)(rand_r(&seed) % 4);
+				if (!has[r][a])
+					continue;
+				n += (size_t)snprintf(json + n, sizeof(json) - n,
+						      "%s{\"index\": %d, \"value\": %d, \"op\": \"SCMP_CMP_%s\"}",
+						      first ? "" : ", ", a, val[r][a], ops[op[r][a]]);
+				first = false;
+			}
+			n += (size_t)snprintf(json + n, sizeof(json) - n, "]}");
+		}
+		snprintf(json + n, sizeof(json) - n, "]}\n");
+		write_text(tmp("fuzz.json"), json);
+		for (int t = 0; t < 4; t++) {
+			uint64_t a[2] = { vals[rand_r(&seed) % 5], vals[rand_r(&seed) % 5] };
+			char a0[24], a1[24];
+			snprintf(a0, sizeof(a0), "%" PRIu64, a[0]);
+			snprintf(a1, sizeof(a1), "%" PRIu64, a[1]);
+			struct result r = RUN("explain", tmp("fuzz.json"), "personality", a0, a1,
+					      "--runtime", "crun", "-a", "x86_64", "-q");
+			if (r.status == 1 && strstr(r.err, "refuses")) {	/* libseccomp's EEXIST */
+				result_free(&r);
+				continue;
+			}
+			expect(&r, 0, "action: ", NULL);
+			const char *d = strstr(r.out, "decided by: ");
+			assert_non_null(d);
+			const char *eol = strchr(d, '\n'), *rn = strstr(d, "(rule ");
+			orders += strstr(d, "libseccomp's order") && strstr(d, "libseccomp's order") < eol;
+			if (rn && rn < eol) {
+				int rule = atoi(rn + 6);
+				bool holds = true;
+				for (int k = 0; k < 2; k++)
+					if (has[rule][k] && !cond_true(op[rule][k], (uint64_t)val[rule][k], a[k]))
+						holds = false;
+				bool order_rule = strstr(d, "do not all hold") &&
+						  strstr(d, "do not all hold") < eol;
+				if (holds == order_rule)
+					fail_msg("rule %d %s, but explain says:\n%s\n%s", rule,
+						 holds ? "holds" : "does not hold", json, r.out);
+				/* The printed truth of each of its conditions. */
+				for (int k = 0; k < 2; k++) {
+					char line[96];
+					if (!has[rule][k])
+						continue;
+					snprintf(line, sizeof(line), ": %s (a%d = ",
+						 cond_true(op[rule][k], (uint64_t)val[rule][k], a[k]) ? "true"
+													: "false", k);
+					const char *at = strstr(eol, line);
+					if (!at)
+						fail_msg("no '%s' for rule %d:\n%s\n%s", line, rule, json, r.out);
+				}
+			}
+			result_free(&r);
+		}
+	}
+	assert_true(orders > 0);
+}
+
+/* Negative arguments after the syscall are numbers (two's complement),
+ * not options: `explain POLICY openat -100` said "unknown option '-1'". */
+static void test_explain_negative_args(void **state)
+{
+	(void)state;
+	struct result r;
+
+	write_text(tmp("cwd.json"),
+		   "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [\"SCMP_ARCH_X86_64\"], "
+		   "\"syscalls\": [{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": "
+		   "[{\"index\": 0, \"value\": 18446744073709551516, \"op\": \"SCMP_CMP_EQ\"}]}]}\n");
+	r = RUN("explain", tmp("cwd.json"), "openat", "-100", "-a", "x86_64", "-q");
+	expect(&r, 0, "arguments 0xffffffffffffff9c\n", NULL);
+	assert_non_null(strstr(r.out, "action: ALLOW\ndecided by: syscalls[0].names[0] (rule 0)\n"));
+	assert_non_null(strstr(r.out, "a0 == 0xffffffffffffff9c: true (a0 = 0xffffffffffffff9c)"));
+	result_free(&r);
+	/* before the options, between them, several of them, after '--' */
+	r = RUN("explain", "-q", tmp("cwd.json"), "openat", "-1", "-a", "x86_64", "-0x10", "7");
+	expect(&r, 0, "arguments 0xffffffffffffffff, 0xfffffffffffffff0, 7\n", NULL);
+	assert_non_null(strstr(r.out, "action: ERRNO(1)"));
+	result_free(&r);
+	r = RUN("explain", tmp("cwd.json"), "-a", "x86_64", "-q", "--", "openat", "-100");
+	expect(&r, 0, "action: ALLOW\n", NULL);
+	result_free(&r);
+	r = RUN("explain", tmp("cwd.json"), "openat", "-99999999999999999999", "-a", "x86_64");
+	expect(&r, 2, NULL, "out of range");
+	result_free(&r);
+	/* An option's own argument stays its own; a word that is no number
+	 * is still an option. */
+	r = RUN("explain", tmp("cwd.json"), "openat", "-a", "-100");
+	expect(&r, 2, NULL, "unknown ABI '-100'");
+	result_free(&r);
+	r = RUN("explain", tmp("cwd.json"), "openat", "-x");
+	expect(&r, 2, NULL, "unknown option '-x'");
+	result_free(&r);
+	/* Commands that take no numbers still read options as options. */
+	r = RUN("compile", tmp("cwd.json"), "-100");
+	expect(&r, 2, NULL, "unknown option");
+	result_free(&r);
+}
+
+/* A compiled filter names no rule: its decision and path. */
+static void test_explain_bpf(void **state)
+{
+	(void)state;
+	struct result r;
+
+	write_text(tmp("shadow.json"), SHADOW_PROFILE);
+	r = RUN("compile", tmp("shadow.json"), "--runtime", "crun", "-a", "x86_64", "-q", "-o",
+		tmp("shadow.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("explain", tmp("shadow.bpf"), "personality", "1", "4294967295", "-a", "x86_64");
+	expect(&r, 0, "action: ALLOW\ndecided by: the filter (a compiled program names no rule)\n",
+	       NULL);
+	assert_non_null(strstr(r.out, "filter: ALLOW after "));
+	assert_non_null(strstr(r.out, "A = args[0] >> 32"));
+	assert_null(strstr(r.out, "(rule "));
+	result_free(&r);
+	r = RUN("explain", tmp("shadow.bpf"), "personality", "2", "-a", "x86_64");
+	expect(&r, 0, "action: ERRNO(1)\n", NULL);
+	assert_non_null(strstr(r.out, "filter: ERRNO(1) after "));
+	result_free(&r);
+	r = RUN("explain", tmp("shadow.bpf"), "getpid", "-a", "x86_64", "--kernel", "6.8");
+	expect(&r, 0, "action: ALLOW\n", "");
+	assert_non_null(strstr(r.out, "cache: cached"));
+	result_free(&r);
+}
+
+/* Records as auditd logs them and as the kernel's printk leaves them in
+ * syslog (audit_seccomp(): arch in hex without 0x, syscall in decimal,
+ * code in hex). */
+#define AUDIT_SOCKET                                                                   \
+	"type=SECCOMP msg=audit(1700000000.123:456): auid=1000 uid=1000 gid=1000 ses=3 " \
+	"subj=unconfined pid=4242 comm=\"nc\" exe=\"/usr/bin/nc.openbsd\" sig=0 "       \
+	"arch=c000003e syscall=41 compat=0 ip=0x7f1e2a3b4c5d code=0x50001"
+#define AUDIT_SYSLOG                                                                     \
+	"Nov 12 10:00:00 host kernel: [12345.678901] audit: type=1326 "                   \
+	"audit(1700000000.123:457): auid=4294967295 uid=0 gid=0 ses=4294967295 "          \
+	"subj=docker-default pid=777 comm=\"personality\" exe=\"/usr/bin/setarch\" sig=31 " \
+	"arch=c000003e syscall=135 compat=0 ip=0x7f00 code=0x80000000"
+#define AUDIT_I386                                                                       \
+	"type=SECCOMP msg=audit(1.2:3): auid=0 uid=0 gid=0 ses=1 pid=9 comm=\"a\" exe=\"/a\" " \
+	"sig=0 arch=40000003 syscall=20 compat=1 ip=0xf7f0 code=0x7fff0000"
+
+static void test_explain_audit(void **state)
+{
+	(void)state;
+	struct result r;
+
+	/* Alone: the call and what the kernel did. */
+	r = RUN("explain", "--audit", AUDIT_SOCKET);
+	expect(&r, 0, "syscall: 41 socket on x86_64\n", NULL);
+	assert_non_null(strstr(r.out, "pid 4242 (nc) /usr/bin/nc.openbsd; the kernel returned "
+				      "ERRNO(1)\n"));
+	assert_non_null(strstr(r.out, "carries no arguments"));
+	result_free(&r);
+	r = RUN("explain", "--audit", AUDIT_SYSLOG);
+	expect(&r, 0, "syscall: 135 personality on x86_64\n", NULL);
+	assert_non_null(strstr(r.out, "the kernel returned KILL_PROCESS, signal 31"));
+	result_free(&r);
+	r = RUN("explain", "--audit", AUDIT_I386);
+	expect(&r, 0, "syscall: 20 getpid on i386\n", NULL);
+	result_free(&r);
+	/* x32's calls come under x86_64's AUDIT_ARCH with bit 30 */
+	r = RUN("explain", "--audit", "arch=c000003e syscall=1073741863");
+	expect(&r, 0, "on x32\n", NULL);
+	result_free(&r);
+
+	/* With a policy: the rule that decides, arguments 0 unless given. */
+	write_text(tmp("shadow.json"), SHADOW_PROFILE);
+	r = RUN("explain", tmp("shadow.json"), "--audit", AUDIT_SYSLOG, "-q");
+	expect(&r, 0, "action: ALLOW\ndecided by: the default action", NULL);
+	assert_non_null(strstr(r.out, "explained with arguments 0"));
+	assert_non_null(strstr(r.out, "note: the record's call got KILL_PROCESS, not ALLOW"));
+	result_free(&r);
+	r = RUN("explain", tmp("shadow.json"), "--audit", AUDIT_SYSLOG, "-q", "2");
+	expect(&r, 0, "syscall: 135 personality on x86_64, arguments 2\n", NULL);
+	assert_non_null(strstr(r.out, "action: ERRNO(1)\ndecided by: syscalls[0].names[0] (rule 0)"));
+	assert_null(strstr(r.out, "explained with arguments 0"));
+	result_free(&r);
+
+	/* What is not a seccomp record of a known ABI is refused. */
+	r = RUN("explain", "--audit", "type=AVC msg=audit(1.2:3): arch=c000003e syscall=1");
+	expect(&r, 2, NULL, "not a seccomp one");
+	result_free(&r);
+	r = RUN("explain", "--audit", "type=SECCOMP pid=1 syscall=1");
+	expect(&r, 2, NULL, "no arch= field");
+	result_free(&r);
+	r = RUN("explain", "--audit", "type=SECCOMP arch=c000003e");
+	expect(&r, 2, NULL, "no syscall= field");
+	result_free(&r);
+	r = RUN("explain", "--audit", "arch=zz syscall=1");
+	expect(&r, 2, NULL, "arch=zz is not an AUDIT_ARCH");
+	result_free(&r);
+	r = RUN("explain", "--audit", "arch=12345678 syscall=1");
+	expect(&r, 2, NULL, "arch=12345678 is no ABI");
+	result_free(&r);
+	r = RUN("explain", "--audit", "arch=c000003e syscall=x1");
+	expect(&r, 2, NULL, "syscall=x1 is not");
+	result_free(&r);
+	r = RUN("explain", "--audit", AUDIT_SOCKET, "-a", "aarch64");
+	expect(&r, 2, NULL, "of x86_64, not aarch64");
+	result_free(&r);
+}
+
+/* explain --pid on a process holding two filters, stacked by nested
+ * execs as test_dump does: each filter's decision and the stack's. */
+static void test_explain_pid(void **state)
+{
+	(void)state;
+	char pidstr[16], line[128];
+
+	if (!unfiltered()) {
+		print_message("skipped: the test runs under seccomp, and a filtered process "
+			      "cannot read filters back\n");
+		skip();
+	}
+	write_text(tmp("pid-outer.json"), DENY_ONE("uname"));
+	write_text(tmp("pid-inner.json"),
+		   "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"uname\"], "
+		   "\"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 2}, {\"names\": [\"getcpu\"], "
+		   "\"action\": \"SCMP_ACT_KILL_PROCESS\"}, {\"names\": [\"sync\"], \"action\": "
+		   "\"SCMP_ACT_LOG\"}]}\n");
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(null, 1);
+		execl(cli_path(), cli_path(), "exec", "-q", tmp("pid-outer.json"), "--", cli_path(),
+		      "exec", "-q", tmp("pid-inner.json"), "--", "/bin/sleep", "10", (char *)NULL);
+		_exit(127);
+	}
+	bool ready = wait_filtered(pid, "sleep", 2);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	struct result u = { 0 }, g = { 0 }, s = { 0 }, a = { 0 };
+	if (ready) {
+		u = RUN("explain", "--pid", pidstr, "uname");
+		g = RUN("explain", "--pid", pidstr, "getcpu");
+		s = RUN("explain", "--pid", pidstr, "sync");
+		a = RUN("explain", "--pid", pidstr, "--audit", "arch=c000003e syscall=63");
+	}
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	if (!ready)
+		fail_msg("the nested exec did not reach sleep with 2 filters");
+	if (u.status == 1 && (strstr(u.err, "CAP_SYS_ADMIN") || strstr(u.err, "not permitted"))) {
+		print_message("skipped: %s", u.err);
+		result_free(&u);
+		result_free(&g);
+		result_free(&s);
+		result_free(&a);
+		skip();
+	}
+	snprintf(line, sizeof(line), "process %d: 2 filters, oldest first\n", (int)pid);
+	expect(&u, 0, line, NULL);
+	/* equal actions: the newer filter's data */
+	assert_non_null(strstr(u.out, "action: ERRNO(2)\ndecided by: filter 1 (of 2, oldest 0)"));
+	assert_non_null(strstr(u.out, "filter 1: ERRNO(2) after "));
+	assert_non_null(strstr(u.out, "filter 0: ERRNO(1) after "));
+	expect(&g, 0, "action: KILL_PROCESS\ndecided by: filter 1 (of 2", NULL);
+	assert_non_null(strstr(g.out, "filter 0: ALLOW after "));
+	/* LOG is below ALLOW: the inner filter decides */
+	expect(&s, 0, "action: LOG\ndecided by: filter 1", NULL);
+	expect(&a, 0, "syscall: 63 uname on x86_64\n", NULL);
+	assert_non_null(strstr(a.out, "action: ERRNO(2)"));
+	result_free(&u);
+	result_free(&g);
+	result_free(&s);
+	result_free(&a);
+
+	/* not both a policy and --pid */
+	struct result r = RUN("explain", tmp("pid-outer.json"), "uname", "--pid", pidstr);
+	expect(&r, 2, NULL, "not both");
+	result_free(&r);
+}
+
+/* lint: each kind of finding on a profile made to have it, its origin and
+ * exit status 1; a clean profile exits 0. */
+static void test_lint(void **state)
+{
+	(void)state;
+	struct result r;
+
+	/* The shadowed ERRNO(2) of issue #28: crun's filter never returns it. */
+	write_text(tmp("shadow.json"), SHADOW_PROFILE);
+	r = RUN("lint", tmp("shadow.json"), "--runtime", "crun");
+	expect(&r, 1, "syscalls[1].names[0] (personality): shadowed: the rule holds for x86_64 135 "
+		      "personality(", "1 shadowed");
+	assert_non_null(strstr(r.out, "with ERRNO(2), but the runtime gives it ALLOW: "
+				      "libseccomp's order of comparisons overrides it\n"));
+	assert_null(strstr(r.out, "syscalls[0].names[0] (personality): shadowed"));
+	result_free(&r);
+	/* Read as the rules say, nothing is shadowed, and nothing is left. */
+	r = RUN("lint", tmp("shadow.json"), "--runtime", "crun", "--restrictive");
+	expect(&r, 0, NULL, "0 findings");
+	assert_int_equal(r.out_len, 0);
+	result_free(&r);
+	r = RUN("lint", tmp("shadow.json"), "--runtime", "crun", "--json", "-q");
+	expect(&r, 1, "[\n  {\"kind\": \"shadowed\", \"origin\": \"syscalls[1].names[0]\", "
+		      "\"syscall\": \"personality\"", NULL);
+	assert_non_null(strstr(r.out, "\"witness\": {\"abi\": \"x86_64\", \"arch\": 3221225534, "
+				      "\"nr\": 135, \"args\": [1, "));
+	assert_int_equal(r.err_len, 0);
+	result_free(&r);
+
+	/* Never decides: a0 > 5 after an unconditional rule of the call,
+	 * whose ERRNO(1) wins under either reading. */
+	write_text(tmp("never.json"),
+		   "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [\"SCMP_ARCH_X86_64\"], "
+		   "\"syscalls\": [{\"names\": [\"uname\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": "
+		   "1}, {\"names\": [\"uname\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 2, "
+		   "\"args\": [" ARG(0, 5, GT) "]}, {\"names\": [\"sync\"], \"action\": "
+		   "\"SCMP_ACT_ERRNO\", \"errnoRet\": 3, \"args\": [" ARG(0, 5, GT) "]}]}\n");
+	for (int restrictive = 0; restrictive < 2; restrictive++) {
+		r = restrictive ? RUN("lint", tmp("never.json"), "--restrictive")
+				: RUN("lint", tmp("never.json"));
+		expect(&r, 1, "syscalls[1].names[0] (uname): never-decides: ", "1 never decide");
+		assert_null(strstr(r.out, "syscalls[0]"));
+		assert_null(strstr(r.out, "syscalls[2]"));	/* sync's decides a0 > 5 */
+		assert_null(strstr(r.out, "shadowed"));
+		result_free(&r);
+	}
+
+	/* Repeating the default, and names missing on an ABI or everywhere. */
+	write_text(tmp("names.json"),
+		   "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [\"SCMP_ARCH_X86_64\", "
+		   "\"SCMP_ARCH_X86\"], \"syscalls\": [{\"names\": [\"read\", \"newfstatat\"], "
+		   "\"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": [\"uname\"], \"action\": "
+		   "\"SCMP_ACT_ERRNO\"}, {\"names\": [\"no_such_call_xyz\", \"write\"], \"action\": "
+		   "\"SCMP_ACT_ALLOW\"}]}\n");
+	r = RUN("lint", tmp("names.json"));
+	expect(&r, 1, "syscalls[1].names[0] (uname): repeats-default: repeats the default action "
+		      "ERRNO(1)", NULL);
+	assert_non_null(strstr(r.out, "syscalls[0].names[1] (newfstatat): missing-abi: newfstatat "
+				      "is not a call of i386 (only of x86_64)"));
+	assert_non_null(strstr(r.out, "syscalls[2].names[0] (no_such_call_xyz): unknown-name: "));
+	assert_null(strstr(r.out, "(read)"));
+	assert_null(strstr(r.out, "(write)"));
+	/* an unknown name is a finding, not also a warning */
+	assert_null(strstr(r.err, "warning"));
+	assert_non_null(strstr(r.err, "3 findings (0 shadowed, 0 never decide, 1 repeat the "
+				      "default, 1 missing on some ABI, 1 unknown names)"));
+	result_free(&r);
+
+	/* Clean, and errors. */
+	write_text(tmp("clean.json"), SMALL_POLICY("", SOCKET_NOT_40));
+	r = RUN("lint", tmp("clean.json"));
+	expect(&r, 0, NULL, "0 findings");
+	assert_int_equal(r.out_len, 0);
+	result_free(&r);
+	r = RUN("lint", tmp("no-such.json"));
+	expect(&r, 2, NULL, "no-such.json");
+	result_free(&r);
+	r = RUN("lint", tmp("clean.json"), tmp("clean.json"));
+	expect(&r, 2, NULL, "one PROFILE");
+	result_free(&r);
+	r = RUN("compile", tmp("clean.json"), "-q", "-o", tmp("clean.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("lint", tmp("clean.bpf"));
+	expect(&r, 2, NULL, "compiled filter");
+	result_free(&r);
+}
+
+static double now_ms_test(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The packaged profiles lint in a moment under each runtime; what they
+ * find is summarized, not pinned: the profiles change with their
+ * packages. */
+static void test_lint_packaged(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "docker-default.json", "podman-default.json" };
+	static char *const runtimes[] = { "runc", "crun" };
+
+	for (size_t i = 0; i < 2; i++)
+		for (size_t k = 0; k < 2; k++) {
+			double t0 = now_ms_test();
+			struct result r = RUN("lint", policy(names[i]), "--runtime", runtimes[k]);
+			double ms = now_ms_test() - t0;
+			if (r.status != 0 && r.status != 1)
+				fail_msg("%s: status %d\n%s", names[i], r.status, r.err);
+			/* every finding names its origin */
+			for (const char *l = r.out; *l; l = strchr(l, '\n') + 1) {
+				if (strncmp(l, "syscalls[", 9) && strncmp(l, "(no rule names it)", 18))
+					fail_msg("a finding without its origin: %.*s", (int)strcspn(l, "\n"), l);
+				if (!strchr(l, '\n'))
+					break;
+			}
+			const char *sum = strstr(r.err, " finding");
+			assert_non_null(sum);
+			print_message("%s (%s): %.*s; %.0f ms\n", names[i], runtimes[k],
+				      (int)strcspn(strstr(r.err, ": ") + 2, "\n"), strstr(r.err, ": ") + 2, ms);
+			assert_true(ms < 5000);
+			result_free(&r);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2821,6 +3332,14 @@ int main(void)
 		cmocka_unit_test(test_merge_files),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_merge_pid),
+		cmocka_unit_test(test_explain_order),
+		cmocka_unit_test(test_explain_attribution_fuzz),
+		cmocka_unit_test(test_explain_negative_args),
+		cmocka_unit_test(test_explain_bpf),
+		cmocka_unit_test(test_explain_audit),
+		cmocka_unit_test(test_explain_pid),
+		cmocka_unit_test(test_lint),
+		cmocka_unit_test(test_lint_packaged),
 	};
 
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

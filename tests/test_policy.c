@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <linux/audit.h>
@@ -685,6 +686,321 @@ static void test_conds_witness(void **state)
 	assert_int_equal(scmpc_conds_witness(c, 1, NULL), -EINVAL);
 }
 
+/* ------------------------------------------------------------ explain */
+
+static scmpc_policy *lsc_policy(enum scmpc_merge m)
+{
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ALLOW);
+	assert_non_null(p);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL), 0);
+	assert_int_equal(scmpc_policy_set_merge(p, m, NULL), 0);
+	return p;
+}
+
+static struct seccomp_data call2(uint32_t nr, uint64_t a0, uint64_t a1)
+{
+	struct seccomp_data sd = call(SCMPC_ARCH_X86_64, nr, a0);
+	sd.args[1] = a1;
+	return sd;
+}
+
+/* Issue #28: `a0 > 1` ERRNO(1) then `a0 >= 1 && a1 != 1` ERRNO(2):
+ * libseccomp's tree reaches no action for (1, 0xffffffff) although the
+ * second rule holds, so the call gets the default.  explain must name that
+ * rule as overridden by the order, not say that no rule matches. */
+static void test_explain_shadowed_default(void **state)
+{
+	(void)state;
+	const struct scmpc_cond r0[] = { { .arg = 0, .op = SCMPC_OP_GT, .value = 1 } };
+	const struct scmpc_cond r1[] = { { .arg = 0, .op = SCMPC_OP_GE, .value = 1 },
+					 { .arg = 1, .op = SCMPC_OP_NE, .value = 1 } };
+	struct seccomp_data sd = call2(135, 1, 0xffffffff);
+
+	for (int m = 0; m < 2; m++) {
+		scmpc_policy *p = lsc_policy(m ? SCMPC_MERGE_LIBSECCOMP : SCMPC_MERGE_RESTRICTIVE);
+		assert_int_equal(add(p, "personality", SCMPC_ACT_ERRNO(1), r0, 1, NULL), 0);
+		assert_int_equal(add(p, "personality", SCMPC_ACT_ERRNO(2), r1, 2, NULL), 1);
+		struct scmpc_explanation e = { .sz = sizeof(e) };
+		assert_int_equal(scmpc_policy_explain(p, &sd, &e, NULL), 0);
+		assert_int_equal(e.action, scmpc_policy_eval(p, &sd, NULL));
+		assert_int_equal(e.arch, SCMPC_ARCH_X86_64);
+		assert_int_equal(e.matching, 1);
+		assert_int_equal(e.severity_action, SCMPC_ACT_ERRNO(2));
+		if (m) {
+			assert_int_equal(e.action, SCMPC_ACT_ALLOW);
+			assert_int_equal(e.reason, SCMPC_REASON_ORDER);
+			assert_int_equal(e.rule, -1);
+			assert_int_equal(e.order_rule, -1);
+			assert_int_equal(e.overridden, 1);
+		} else {
+			assert_int_equal(e.action, SCMPC_ACT_ERRNO(2));
+			assert_int_equal(e.reason, SCMPC_REASON_RULE);
+			assert_int_equal(e.rule, 1);
+			assert_int_equal(e.overridden, -1);
+		}
+		uint64_t mask = 0;
+		assert_int_equal(scmpc_policy_rule_holds(p, 0, &sd, &mask), 0);
+		assert_int_equal(mask, 0);
+		assert_int_equal(scmpc_policy_rule_holds(p, 1, &sd, &mask), 1);
+		assert_int_equal(mask, 3);
+		scmpc_policy_free(p);
+	}
+}
+
+/* Found by test_explain_fuzz's search: the tree gives ERRNO(2) for (1, 5)
+ * through the comparisons of rule 0, whose `a0 < 1` is false, while rule 1
+ * holds.  scmpc_policy_eval() names rule 0; explain calls it an effect of
+ * the order and says which condition fails. */
+static void test_explain_order_rule(void **state)
+{
+	(void)state;
+	const struct scmpc_cond r0[] = { { .arg = 1, .op = SCMPC_OP_NE, .value = 3 },
+					 { .arg = 0, .op = SCMPC_OP_LT, .value = 1 } };
+	const struct scmpc_cond r1[] = { { .arg = 0, .op = SCMPC_OP_LE, .value = 1 },
+					 { .arg = 1, .op = SCMPC_OP_NE, .value = 0 } };
+	struct seccomp_data sd = call2(135, 1, 5);
+	scmpc_policy *p = lsc_policy(SCMPC_MERGE_LIBSECCOMP);
+
+	assert_int_equal(add(p, "personality", SCMPC_ACT_ERRNO(2), r0, 2, NULL), 0);
+	assert_int_equal(add(p, "personality", SCMPC_ACT_ERRNO(4), r1, 2, NULL), 1);
+	struct scmpc_explanation e = { .sz = sizeof(e) };
+	assert_int_equal(scmpc_policy_explain(p, &sd, &e, NULL), 0);
+	assert_int_equal(e.action, SCMPC_ACT_ERRNO(2));
+	assert_int_equal(e.reason, SCMPC_REASON_ORDER);
+	assert_int_equal(e.rule, -1);
+	assert_int_equal(e.order_rule, 0);
+	assert_int_equal(e.order_failed, 2);	/* condition 1, a0 < 1 */
+	assert_int_equal(e.overridden, 1);
+	assert_int_equal(e.severity_action, SCMPC_ACT_ERRNO(4));
+	/* Where the tree and severity agree, the rule that holds decides. */
+	sd = call2(135, 0, 5);
+	assert_int_equal(scmpc_policy_explain(p, &sd, &e, NULL), 0);
+	assert_int_equal(e.reason, SCMPC_REASON_RULE);
+	assert_int_equal(e.action, SCMPC_ACT_ERRNO(2));
+	assert_int_equal(e.rule, 0);
+	assert_int_equal(e.matching, 2);
+	scmpc_policy_free(p);
+}
+
+/* The other reasons, and the contract. */
+static void test_explain_reasons(void **state)
+{
+	(void)state;
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1));
+	struct scmpc_explanation e = { .sz = sizeof(e) };
+	const struct scmpc_cond big = { .arg = 0, .op = SCMPC_OP_EQ, .value = 0x100000001ULL };
+
+	assert_non_null(p);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL), 0);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_I386, NULL), 0);
+	assert_int_equal(add(p, "read", SCMPC_ACT_ALLOW, NULL, 0, NULL), 0);
+	assert_int_equal(add(p, "write", SCMPC_ACT_ALLOW, &big, 1, NULL), 1);
+	assert_int_equal(scmpc_policy_set_limit(p, SCMPC_ARCH_X86_64, 300, SCMPC_ACT_ERRNO(38), 0,
+						NULL), 0);
+	assert_int_equal(scmpc_policy_set_unknown_action(p, SCMPC_ACT_ERRNO(22),
+							 SCMPC_UNKNOWN_POLICY_MAX, NULL), 0);
+	struct seccomp_data sd = call(SCMPC_ARCH_X86_64, 0, 0);
+	assert_int_equal(scmpc_policy_explain(p, &sd, &e, NULL), 0);
+	assert_int_equal(e.reason, SCMPC_REASON_RULE);
+	assert_int_equal(e.rule, 0);
+	sd = call(SCMPC_ARCH_X86_64, 1, 0);	/* write's condition is false */
+	assert_int_equal(scmpc_policy_explain(p, &sd, &e, NULL), 0);
+	assert_int_equal(e.reason, SCMPC_REASON_DEFAULT);
+	assert_int_equal(e.action, SCMPC_ACT_ERRNO(1));
+	sd = call(SCMPC_ARCH_X86_64, 400, 0);
+	assert_int_equal(scmpc_policy_explain(p, &sd, &e, NULL), 0);
+	assert_int_equal(e.reason, SCMPC_REASON_LIMIT);
+	assert_int_equal(e.action, SCMPC_ACT_ERRNO(38));
+	sd = call(SCMPC_ARCH_I386, 400, 0);
+	assert_int_equal(scmpc_policy_explain(p, &sd, &e, NULL), 0);
+	assert_int_equal(e.reason, SCMPC_REASON_UNKNOWN);
+	assert_int_equal(e.action, SCMPC_ACT_ERRNO(22));
+	assert_int_equal(e.arch, SCMPC_ARCH_I386);
+	sd = call(SCMPC_ARCH_AARCH64, 63, 0);
+	assert_int_equal(scmpc_policy_explain(p, &sd, &e, NULL), 0);
+	assert_int_equal(e.reason, SCMPC_REASON_BAD_ARCH);
+	assert_int_equal(e.arch, SCMPC_ARCH_NONE);
+	assert_int_equal(e.action, SCMPC_ACT_KILL_PROCESS);
+
+	/* i386 compares low words; libseccomp keeps the constant's low word
+	 * too, so under its merge write(1) holds there and on x86_64 not. */
+	sd = call(SCMPC_ARCH_I386, 4, 1);
+	assert_int_equal(scmpc_policy_rule_holds(p, 1, &sd, NULL), 0);
+	assert_int_equal(scmpc_policy_set_merge(p, SCMPC_MERGE_LIBSECCOMP, NULL), 0);
+	assert_int_equal(scmpc_policy_rule_holds(p, 1, &sd, NULL), 1);
+	assert_int_equal(scmpc_policy_explain(p, &sd, &e, NULL), 0);
+	assert_int_equal(e.reason, SCMPC_REASON_RULE);
+	assert_int_equal(e.rule, 1);
+	sd = call(SCMPC_ARCH_X86_64, 1, 1);
+	assert_int_equal(scmpc_policy_rule_holds(p, 1, &sd, NULL), 0);
+
+	assert_int_equal(scmpc_policy_rule_holds(p, 2, &sd, NULL), -EINVAL);
+	assert_int_equal(scmpc_policy_rule_holds(NULL, 0, &sd, NULL), -EINVAL);
+	assert_int_equal(scmpc_policy_rule_holds(p, 0, NULL, NULL), -EINVAL);
+	scmpc_diag *d = scmpc_diag_new();
+	e.sz = offsetof(struct scmpc_explanation, matching);
+	assert_int_equal(scmpc_policy_explain(p, &sd, &e, d), -EINVAL);
+	assert_non_null(strstr(scmpc_diag_message(d), "sz"));
+	e.sz = sizeof(e);
+	assert_int_equal(scmpc_policy_explain(NULL, &sd, &e, d), -EINVAL);
+	assert_int_equal(scmpc_policy_explain(p, NULL, &e, d), -EINVAL);
+	assert_int_equal(scmpc_policy_explain(p, &sd, NULL, d), -EINVAL);
+	scmpc_diag_free(d);
+	scmpc_policy_free(p);
+}
+
+/* Independent reading of a condition, as the header states it (64-bit
+ * ABI, no 32-bit flag). */
+static bool ref_cond(const struct scmpc_cond *c, const uint64_t *a)
+{
+	uint64_t x = a[c->arg];
+	switch (c->op) {
+	case SCMPC_OP_EQ: return x == c->value;
+	case SCMPC_OP_NE: return x != c->value;
+	case SCMPC_OP_LT: return x < c->value;
+	case SCMPC_OP_LE: return x <= c->value;
+	case SCMPC_OP_GT: return x > c->value;
+	case SCMPC_OP_GE: return x >= c->value;
+	default: return (x & c->value) == c->value2;
+	}
+}
+
+/* Small random policies under the LIBSECCOMP merge, 2-4 conditional rules
+ * on one call: whatever explain names is checked against an evaluation of
+ * the conditions made here.  The rule it says decides holds and gives the
+ * action; an order rule does not hold, its failed conditions exactly those
+ * false here; ORDER exactly when the action is not the severity of the
+ * rules that hold.  (This search found test_explain_order_rule's policy,
+ * which scmpc_policy_eval() attributes to a rule that does not hold.) */
+static void test_explain_fuzz(void **state)
+{
+	(void)state;
+	static const uint64_t vals[] = { 0, 1, 2, 3, 5, 0xffffffff, 0x100000000ULL };
+	unsigned seed = 28, orders = 0, misattributed = 0;
+
+	for (int it = 0; it < 1500; it++) {
+		scmpc_policy *p = lsc_policy(SCMPC_MERGE_LIBSECCOMP);
+		struct scmpc_cond conds[4][2];
+		size_t nconds[4], nrules = 2 + rand_r(&seed) % 3;
+		for (size_t r = 0; r < nrules; r++) {
+			nconds[r] = 1 + rand_r(&seed) % 2;
+			for (size_t c = 0; c < nconds[r]; c++)
+				conds[r][c] = (struct scmpc_cond){ .arg = rand_r(&seed) % 2,
+								   .op = 1 + rand_r(&seed) % 6,
+								   .value = rand_r(&seed) % 4 };
+			assert_int_equal(add(p, "personality", SCMPC_ACT_ERRNO(r + 1), conds[r],
+					     nconds[r], NULL), (int)r);
+		}
+		scmpc_diag *d = scmpc_diag_new();
+		assert_int_equal(scmpc_policy_check(p, d), 0);
+		bool refused = scmpc_diag_warning_count(d) > 0;	/* libseccomp's EEXIST */
+		scmpc_diag_free(d);
+		for (int t = 0; t < 40 && !refused; t++) {
+			uint64_t a[6] = { vals[rand_r(&seed) % 7], vals[rand_r(&seed) % 7] };
+			struct seccomp_data sd = call2(135, a[0], a[1]);
+			struct scmpc_explanation e = { .sz = sizeof(e) };
+			bool holds[4];
+			uint32_t sev = SCMPC_ACT_ALLOW;
+			size_t matching = 0;
+			for (size_t r = 0; r < nrules; r++) {
+				uint64_t want = 0, mask;
+				for (size_t c = 0; c < nconds[r]; c++)
+					want |= (uint64_t)ref_cond(&conds[r][c], a) << c;
+				holds[r] = want == ((uint64_t)1 << nconds[r]) - 1;
+				assert_int_equal(scmpc_policy_rule_holds(p, r, &sd, &mask), holds[r]);
+				assert_int_equal(mask, want);
+				if (holds[r]) {
+					matching++;
+					if (scmpc_action_cmp(SCMPC_ACT_ERRNO(r + 1), sev) < 0)
+						sev = SCMPC_ACT_ERRNO(r + 1);
+				}
+			}
+			assert_int_equal(scmpc_policy_explain(p, &sd, &e, NULL), 0);
+			int evr;
+			assert_int_equal(e.action, scmpc_policy_eval(p, &sd, &evr));
+			assert_int_equal(e.matching, matching);
+			assert_int_equal(e.severity_action, sev);
+			assert_int_equal(e.reason == SCMPC_REASON_ORDER, e.action != sev);
+			if (evr >= 0 && !holds[evr])
+				misattributed++;
+			if (e.rule >= 0) {
+				assert_true(holds[e.rule]);
+				assert_int_equal(SCMPC_ACT_ERRNO(e.rule + 1), e.action);
+			}
+			if (e.reason == SCMPC_REASON_RULE)
+				assert_true(e.rule >= 0);
+			if (e.reason == SCMPC_REASON_DEFAULT)
+				assert_int_equal(matching, 0);
+			if (e.order_rule >= 0) {
+				assert_int_equal(e.reason, SCMPC_REASON_ORDER);
+				assert_false(holds[e.order_rule]);
+				uint64_t failed = 0;
+				for (size_t c = 0; c < nconds[e.order_rule]; c++)
+					failed |= (uint64_t)!ref_cond(&conds[e.order_rule][c], a) << c;
+				assert_int_equal(e.order_failed, failed);
+			}
+			if (e.overridden >= 0) {
+				assert_int_equal(e.reason, SCMPC_REASON_ORDER);
+				assert_true(holds[e.overridden]);
+				assert_int_equal(SCMPC_ACT_ERRNO(e.overridden + 1), sev);
+			}
+			orders += e.reason == SCMPC_REASON_ORDER;
+		}
+		scmpc_policy_free(p);
+	}
+	/* The search must meet the cases it is about. */
+	assert_true(orders > 50);
+	assert_true(misattributed > 0);
+}
+
+/* A copy with and without a rule: settings kept, rules and origins
+ * copied, indexes closed up. */
+static void test_policy_copy(void **state)
+{
+	(void)state;
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1)), *q = NULL;
+	const struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = 7 };
+	struct scmpc_rule_info ri = { .sz = sizeof(ri) };
+
+	assert_non_null(p);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL), 0);
+	assert_int_equal(scmpc_policy_set_merge(p, SCMPC_MERGE_LIBSECCOMP, NULL), 0);
+	assert_int_equal(scmpc_policy_set_bad_arch_action(p, SCMPC_ACT_TRAP, NULL), 0);
+	assert_int_equal(add(p, "read", SCMPC_ACT_ALLOW, NULL, 0, NULL), 0);
+	assert_int_equal(add(p, "write", SCMPC_ACT_ALLOW, &c, 1, NULL), 1);
+	assert_int_equal(add(p, "close", SCMPC_ACT_ALLOW, NULL, 0, NULL), 2);
+
+	assert_int_equal(scmpc_policy_copy(p, NULL, &q, NULL), 0);
+	assert_int_equal(scmpc_policy_rule_count(q), 3);
+	struct seccomp_data sd = call(SCMPC_ARCH_X86_64, 1, 7);
+	assert_int_equal(scmpc_policy_eval(q, &sd, NULL), SCMPC_ACT_ALLOW);
+	sd = call(SCMPC_ARCH_AARCH64, 1, 7);
+	assert_int_equal(scmpc_policy_eval(q, &sd, NULL), SCMPC_ACT_TRAP);
+	scmpc_policy_free(q);
+
+	const bool keep[3] = { true, false, true };
+	assert_int_equal(scmpc_policy_copy(p, keep, &q, NULL), 0);
+	assert_int_equal(scmpc_policy_rule_count(q), 2);
+	assert_int_equal(scmpc_policy_rule(q, 1, &ri), 0);
+	assert_string_equal(ri.syscall, "close");
+	assert_string_equal(ri.origin, "test");
+	sd = call(SCMPC_ARCH_X86_64, 1, 7);
+	assert_int_equal(scmpc_policy_eval(q, &sd, NULL), SCMPC_ACT_ERRNO(1));
+	/* The copy is its own: the original outlives nothing of it. */
+	scmpc_policy_free(p);
+	sd = call(SCMPC_ARCH_X86_64, 3, 0);
+	assert_int_equal(scmpc_policy_eval(q, &sd, NULL), SCMPC_ACT_ALLOW);
+	const bool none[2] = { false, false };
+	assert_int_equal(scmpc_policy_copy(q, none, &p, NULL), 0);
+	assert_int_equal(scmpc_policy_rule_count(p), 0);
+	assert_int_equal(scmpc_policy_eval(p, &sd, NULL), SCMPC_ACT_ERRNO(1));
+	scmpc_policy_free(p);
+	assert_int_equal(scmpc_policy_copy(NULL, NULL, &p, NULL), -EINVAL);
+	assert_null(p);
+	assert_int_equal(scmpc_policy_copy(q, NULL, NULL, NULL), -EINVAL);
+	scmpc_policy_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -699,6 +1015,11 @@ int main(void)
 		cmocka_unit_test(test_conds_witness),
 		cmocka_unit_test(test_arch_describe),
 		cmocka_unit_test(test_filter_flags),
+		cmocka_unit_test(test_explain_shadowed_default),
+		cmocka_unit_test(test_explain_order_rule),
+		cmocka_unit_test(test_explain_reasons),
+		cmocka_unit_test(test_explain_fuzz),
+		cmocka_unit_test(test_policy_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -397,3 +397,229 @@ SCMPC_API uint32_t scmpc_policy_eval(const scmpc_policy *p, const struct seccomp
 	policy_views_fini(p, views, p->narches);
 	return act;
 }
+
+/* ------------------------------------------------------------ explain */
+
+/* Condition C as the rules of an ABI see it: on a 32-bit ABI (COMPAT32)
+ * the low word of the argument, and under the LIBSECCOMP merge (LSC32)
+ * the low word of the constants too, which is all libseccomp keeps there
+ * (a masked compare whose mask has no low bits tests nothing).  The view
+ * makes the same truncated copies (policy.c, truncate_rule()), so this
+ * agrees with what decides the call. */
+static bool cond_holds_on(const struct scmpc_cond *c, bool compat32, bool lsc32,
+			  const struct seccomp_data *sd)
+{
+	if (!lsc32)
+		return cond_holds(c, compat32, sd);
+	struct scmpc_cond t = *c;
+	t.value &= UINT32_MAX;
+	t.value2 &= UINT32_MAX;
+	if (t.op == SCMPC_OP_MASKED_EQ && !t.value)
+		return true;
+	return cond_holds(&t, compat32, sd);
+}
+
+/* Bit I of the result: condition I of R holds (a rule has at most 64). */
+static uint64_t conds_mask(const struct rule *r, bool compat32, bool lsc32,
+			   const struct seccomp_data *sd)
+{
+	uint64_t m = 0;
+	for (size_t c = 0; c < r->nconds && c < 64; c++)
+		if (cond_holds_on(&r->conds[c], compat32, lsc32, sd))
+			m |= (uint64_t)1 << c;
+	return m;
+}
+
+static uint64_t all_conds(size_t n)
+{
+	return n >= 64 ? UINT64_MAX : ((uint64_t)1 << n) - 1;
+}
+
+SCMPC_API int scmpc_policy_rule_holds(const scmpc_policy *p, size_t rule,
+				      const struct seccomp_data *sd, uint64_t *mask)
+{
+	if (!p || !sd || rule >= p->nrules)
+		return -EINVAL;
+	const struct rule *r = &p->rules[rule];
+	enum scmpc_arch a = arch_of_call(sd->arch, (uint32_t)sd->nr);
+	/* An AUDIT_ARCH no ABI has: its arguments are taken whole. */
+	bool compat32 = a != SCMPC_ARCH_NONE && arch_info(a)->compat32;
+	bool lsc32 = compat32 && p->merge == SCMPC_MERGE_LIBSECCOMP;
+	uint64_t m = conds_mask(r, compat32, lsc32, sd);
+	if (mask)
+		*mask = m;
+	return m == all_conds(r->nconds);
+}
+
+/* The decision of call SD on view V (its ABI's rules), explained into E. */
+static void explain_on_view(const scmpc_policy *p, const struct arch_view *v,
+			    const struct seccomp_data *sd, struct scmpc_explanation *e)
+{
+	uint32_t nr = (uint32_t)sd->nr;
+	bool compat32 = v->info->compat32;
+	size_t lo, hi, sev = SIZE_MAX;
+
+	e->arch = v->arch;
+	const struct limit *l = call_limit(p, v->info->audit, nr);
+	if (limit_hits(l, nr)) {
+		e->action = e->severity_action = l->action;
+		e->reason = SCMPC_REASON_LIMIT;
+		return;
+	}
+	arch_view_find(v, nr, &lo, &hi);
+	/* What the rules that hold say by severity: the restrictive merge's
+	 * answer, which the tree's order may overturn. */
+	for (size_t i = lo; i < hi; i++)
+		if (rule_holds(view_rule(p, v, i), compat32, sd)) {
+			e->matching++;
+			consider(p, v, i, &sev);
+		}
+	uint32_t fallback = no_match(p, v, nr, lo, hi);
+	e->severity_action = sev != SIZE_MAX ? view_rule(p, v, sev)->action : fallback;
+	const struct lsc_tree *t = view_tree(v, nr);
+	uint32_t act = e->severity_action, src = 0;
+	bool by_tree = t && lsc_tree_eval(t, sd, &act, &src);
+	if (t && !by_tree)
+		act = fallback;
+	e->action = act;
+	if (!t || act == e->severity_action) {
+		if (sev != SIZE_MAX) {
+			e->reason = SCMPC_REASON_RULE;
+			/* The tree's own rule when it holds and says the same. */
+			e->rule = (int)view_source(v, sev);
+			if (by_tree)
+				for (size_t i = lo; i < hi; i++)
+					if (view_source(v, i) == src && view_rule(p, v, i)->action == act &&
+					    rule_holds(view_rule(p, v, i), compat32, sd))
+						e->rule = (int)src;
+		} else if (lo == hi && v->unknown_set && nr > v->threshold && nr != 0xffffffffU &&
+			   !arch_is_private(v->info, nr)) {
+			e->reason = SCMPC_REASON_UNKNOWN;	/* arch_view_fallback()'s test */
+		} else {
+			e->reason = SCMPC_REASON_DEFAULT;
+		}
+		return;
+	}
+	/* The tree decides otherwise than severity: libseccomp's order. */
+	e->reason = SCMPC_REASON_ORDER;
+	if (sev != SIZE_MAX)
+		e->overridden = (int)view_source(v, sev);
+	if (!by_tree)
+		return;		/* no comparison leads to an action: the default */
+	size_t at = SIZE_MAX;
+	for (size_t i = lo; i < hi && at == SIZE_MAX; i++)
+		if (view_source(v, i) == src)
+			at = i;
+	if (at != SIZE_MAX && rule_holds(view_rule(p, v, at), compat32, sd)) {
+		e->rule = (int)src;
+		return;
+	}
+	/* The action comes from comparisons of a rule that does not hold;
+	 * a rule that holds and has that action still stands for it. */
+	for (size_t i = lo; i < hi && e->rule < 0; i++)
+		if (view_rule(p, v, i)->action == act && rule_holds(view_rule(p, v, i), compat32, sd))
+			e->rule = (int)view_source(v, i);
+	e->order_rule = (int)src;
+	if (src < p->nrules)
+		e->order_failed = ~conds_mask(&p->rules[src], compat32,
+					      compat32 && p->merge == SCMPC_MERGE_LIBSECCOMP, sd) &
+				  all_conds(p->rules[src].nconds);
+}
+
+SCMPC_API int scmpc_policy_explain(const scmpc_policy *p, const struct seccomp_data *sd,
+				   struct scmpc_explanation *out, scmpc_diag *d)
+{
+	struct arch_view views[SCMPC_ARCH_COUNT];
+	struct scmpc_explanation e = {
+		.rule = -1, .order_rule = -1, .overridden = -1,
+	};
+
+	if (!p || !sd || !out)
+		return diag_err(d, -EINVAL, NULL, "no policy, call or explanation");
+	if (out->sz < OPTS_END(scmpc_explanation, matching))
+		return diag_err(d, -EINVAL, NULL, "struct scmpc_explanation: sz %zu is smaller than "
+				"its first release (%zu)", out->sz, OPTS_END(scmpc_explanation, matching));
+	int rc = policy_views_init(p, views, d);
+	if (rc < 0)
+		return rc;
+	uint32_t nr = (uint32_t)sd->nr;
+	enum scmpc_arch a = arch_of_call(sd->arch, nr);
+	bool audit_known = false;
+	const struct arch_view *v = NULL;
+
+	for (size_t i = 0; i < p->narches; i++)
+		if (arch_info(p->arches[i])->audit == sd->arch)
+			audit_known = true;
+	/* As policy_decide(): the stub first, then nr == -1, then the ABI. */
+	const struct limit *l = audit_known ? call_limit(p, sd->arch, nr) : NULL;
+	if (limit_hits(l, nr)) {
+		e.action = e.severity_action = l->action;
+		e.reason = SCMPC_REASON_LIMIT;
+		e.arch = a;
+		goto done;
+	}
+	if (audit_known && nr == 0xffffffffU) {
+		size_t lo, hi;
+		v = minus1_view(p, views, sd->arch, &lo, &hi);
+		if (!v) {
+			e.action = e.severity_action = p->def_action;
+			e.reason = SCMPC_REASON_DEFAULT;
+			e.arch = a;
+			goto done;
+		}
+	}
+	for (size_t i = 0; i < p->narches && !v; i++)
+		if (views[i].arch == a)
+			v = &views[i];
+	if (v) {
+		explain_on_view(p, v, sd, &e);
+	} else {
+		e.action = e.severity_action = p->badarch_action;
+		e.reason = SCMPC_REASON_BAD_ARCH;
+	}
+done:
+	policy_views_fini(p, views, p->narches);
+	OUT_FILL(out, e);
+	return 0;
+}
+
+SCMPC_API int scmpc_policy_copy(const scmpc_policy *p, const bool *keep, scmpc_policy **out,
+				scmpc_diag *d)
+{
+	if (!out)
+		return diag_err(d, -EINVAL, NULL, "no place for the copy");
+	*out = NULL;
+	if (!p)
+		return diag_err(d, -EINVAL, NULL, "no policy");
+	scmpc_policy *q = policy_new_like(p);
+	if (!q)
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	q->rules = calloc(p->nrules ? p->nrules : 1, sizeof(*q->rules));
+	if (!q->rules) {
+		scmpc_policy_free(q);
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	}
+	q->cap = p->nrules ? p->nrules : 1;
+	for (size_t i = 0; i < p->nrules; i++) {
+		if (keep && !keep[i])
+			continue;
+		const struct rule *r = &p->rules[i];
+		struct rule *c = &q->rules[q->nrules];
+		*c = *r;
+		c->name = NULL;
+		c->origin = NULL;
+		c->conds = NULL;
+		/* Counted first, so that a failure frees what was copied. */
+		q->nrules++;
+		if ((r->name && !(c->name = strdup(r->name))) ||
+		    (r->origin && !(c->origin = strdup(r->origin))) ||
+		    (r->nconds && !(c->conds = malloc(r->nconds * sizeof(*c->conds))))) {
+			scmpc_policy_free(q);
+			return diag_err(d, -ENOMEM, NULL, "out of memory");
+		}
+		if (r->nconds)
+			memcpy(c->conds, r->conds, r->nconds * sizeof(*c->conds));
+	}
+	*out = q;
+	return 0;
+}

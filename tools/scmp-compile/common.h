@@ -58,7 +58,11 @@ enum {
 	F_IGNORE_DATA = 1 << 17,
 	F_CANARY = 1 << 18,
 	F_TAP = 1 << 19,
-	F_RECORD = 1 << 24,		/* record's own options */
+	F_RECORD = 1 << 26,		/* record's own options */
+	F_AUDIT = 1 << 24,
+	/* Not an option: the command takes negative numbers as operands
+	 * (explain's arguments, -100 for AT_FDCWD), never as options. */
+	F_NEGATIVE = 1 << 25,
 	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
 		   F_BAD_ARCH,
 };
@@ -77,7 +81,7 @@ struct command {
 
 extern const struct command compile_command, explain_command, inspect_command, diff_command,
 	subset_command, test_command, record_command, exec_command, dump_command,
-	optimize_command, merge_command;
+	optimize_command, merge_command, lint_command;
 
 #define EXIT_HELP "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
 
@@ -116,6 +120,7 @@ struct cli {
 	const char *from, *check, *save;	/* --from, --check, --save */
 	bool tail, overhead;		/* --tail, --overhead */
 	bool runtime_exec;		/* record --runtime exec: scmp-compile exec's tail */
+	const char *audit;		/* explain --audit: a SECCOMP audit record */
 };
 
 /* ---- common.c: messages, numbers, ABIs, the cache */

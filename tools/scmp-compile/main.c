@@ -14,7 +14,10 @@ static void print_help(FILE *f)
 "Usage: " PROG_NAME " compile POLICY [-o FILE] [-f bpf|c|text] [-a ABI] [--stats]\n"
 "                    [--caps LIST] [--kernel X.Y] [--strict] [--no-enosys] [--restrictive]\n"
 "                    [--runtime RT] [--bad-arch ACT] [--name NAME] [-q]\n"
-"       " PROG_NAME " explain POLICY SYSCALL [ARG...] [-a ABI] [POLICY OPTIONS]\n"
+"       " PROG_NAME " explain POLICY|FILE.bpf|--pid PID SYSCALL [ARG...] [-a ABI]\n"
+"                    [POLICY OPTIONS]\n"
+"       " PROG_NAME " explain [POLICY|FILE.bpf|--pid PID] --audit RECORD [ARG...]\n"
+"       " PROG_NAME " lint PROFILE [-a ABI] [--json] [POLICY OPTIONS]\n"
 "       " PROG_NAME " inspect FILE.bpf|--pid PID [-a ABI] [-f text] [--kernel X.Y]\n"
 "       " PROG_NAME " diff A B [-a ABI] [--json] [POLICY OPTIONS]\n"
 "       " PROG_NAME " subset BASE CANDIDATE [-a ABI] [--ignore-data] [--json] [POLICY OPTIONS]\n"
@@ -35,8 +38,12 @@ static void print_help(FILE *f)
 "\n"
 "Commands:\n"
 "  compile   parse POLICY, compile and verify it, write the filter\n"
-"  explain   show which rule decides one call, the instructions the filter\n"
-"            runs for it and whether the kernel caches it\n"
+"  explain   show which rule decides one call and why (libseccomp's order\n"
+"            included), the instructions the filter runs for it and whether\n"
+"            the kernel caches it; or each filter of a .bpf or a process\n"
+"  lint      the rules of a profile the runtime makes more permissive, that\n"
+"            never decide anything or repeat the default, and names missing\n"
+"            on some of its ABIs, each with a call that shows it\n"
 "  inspect   check a raw .bpf filter against the kernel's rules and list what\n"
 "            it decides for each syscall number, and what it lets the kernel cache\n"
 "  diff      every set of calls on which two filters (policies or .bpf files)\n"
@@ -87,17 +94,19 @@ static void print_help(FILE *f)
 "                      tsync, log, spec_allow, tsync_esrch (comma-separated)\n"
 "      --keep-nnp      exec: do not set no_new_privs, so that set-user-ID\n"
 "                      programs keep their privileges (needs CAP_SYS_ADMIN)\n"
-"      --pid PID       inspect, merge: the filters process PID holds (needs\n"
-"                      CAP_SYS_ADMIN and a caller not under seccomp)\n"
+"      --pid PID       inspect, merge, explain: the filters process PID holds\n"
+"                      (needs CAP_SYS_ADMIN and a caller not under seccomp)\n"
+"      --audit RECORD  explain: the call of a type=SECCOMP audit record\n"
 "  -h, --help          print this help; after COMMAND, that command's usage\n"
 "                      and options only\n"
 "  -V, --version       print the version\n"
 "\n"
 "SYSCALL is a name or a number; ARGs are integers (decimal, 0x hex, or\n"
-"negative after '--').  POLICY, A or B may be '-' for standard input.\n"
+"negative: -100).  POLICY, A or B may be '-' for standard input.\n"
 "\n"
 "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
-"diff: 0 equivalent, 1 different, 2 error; subset: 0 subset, 1 not, 2 error.\n"
+"diff: 0 equivalent, 1 different, 2 error; subset: 0 subset, 1 not, 2 error;\n"
+"lint: 0 nothing found, 1 findings, 2 error.\n"
 "exec: 1 when the filter cannot be installed, 126 when CMD cannot be run,\n"
 "127 when it is not found, else CMD's own status.\n", f);
 }
@@ -105,10 +114,10 @@ static void print_help(FILE *f)
 static const struct command *const commands[] = {
 	&compile_command, &explain_command, &inspect_command, &diff_command, &subset_command,
 	&test_command, &record_command, &exec_command, &dump_command, &optimize_command,
-	&merge_command,
+	&merge_command, &lint_command,
 };
 
-#define COMMANDS "compile, explain, inspect, diff, subset, test, record, exec, dump, optimize or merge"
+#define COMMANDS "compile, explain, inspect, diff, subset, test, record, exec, dump, optimize, merge or lint"
 
 int main(int argc, char **argv)
 {

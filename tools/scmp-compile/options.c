@@ -36,6 +36,7 @@ enum {
 	OPT_TAIL,
 	OPT_SAVE,
 	OPT_OVERHEAD,
+	OPT_AUDIT,
 };
 
 static const struct option long_opts[] = {
@@ -71,6 +72,7 @@ static const struct option long_opts[] = {
 	{ "tail", no_argument, NULL, OPT_TAIL },
 	{ "save", required_argument, NULL, OPT_SAVE },
 	{ "overhead", no_argument, NULL, OPT_OVERHEAD },
+	{ "audit", required_argument, NULL, OPT_AUDIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -305,6 +307,13 @@ static const struct {
 	{ F_PID, "inspect",
 	  "      --pid PID       the stack of filters process PID holds, instead of a\n"
 	  "                      FILE (needs CAP_SYS_ADMIN)\n" },
+	{ F_PID, "explain",
+	  "      --pid PID       the stack of filters process PID holds, instead of a\n"
+	  "                      POLICY (needs CAP_SYS_ADMIN)\n" },
+	{ F_AUDIT, NULL,
+	  "      --audit RECORD  the call of a kernel audit record (type=SECCOMP, or\n"
+	  "                      the syslog line): its arch= and syscall=; arguments\n"
+	  "                      are not in it (0 unless given)\n" },
 	{ F_PID, NULL,
 	  "      --pid PID       the filters process PID holds, instead of FILEs\n"
 	  "                      (needs CAP_SYS_ADMIN)\n" },
@@ -326,6 +335,10 @@ static const struct {
 	{ F_ARCH, "merge",
 	  "  -a, --arch ABI      the target of POLICY inputs: x86_64, i386, s390x, ...\n"
 	  "                      (every libseccomp ABI); default: this machine's\n" },
+	{ F_ARCH, "lint",
+	  "  -a, --arch ABI      the host the profile is read for: x86_64, aarch64,\n"
+	  "                      s390x, ... (its compat ABIs come with it); default:\n"
+	  "                      this machine's\n" },
 	{ F_ARCH, "exec",
 	  "  -a, --arch ABI      this machine's ABI, the only one exec can load\n" },
 	{ F_ARCH, NULL,
@@ -397,6 +410,8 @@ static const struct {
 	  "      --split         install a set: POLICY compiled as compile --split does,\n"
 	  "                      or PREFIX (or PREFIX-1.bpf) for PREFIX-1.bpf, ... as\n"
 	  "                      compile --split wrote them\n" },
+	{ F_JSON, "lint",
+	  "      --json          the findings as a JSON array\n" },
 	{ F_JSON, NULL,
 	  "      --json          the regions as a JSON array\n" },
 	{ F_IGNORE_DATA, NULL,
@@ -484,6 +499,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_TAIL, F_RECORD, "--tail" },
 		{ OPT_SAVE, F_RECORD, "--save" },
 		{ OPT_OVERHEAD, F_RECORD, "--overhead" },
+		{ OPT_AUDIT, F_AUDIT, "--audit" },
 	};
 	int opt;
 
@@ -648,6 +664,9 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		case OPT_OVERHEAD:
 			c->overhead = true;
 			break;
+		case OPT_AUDIT:
+			c->audit = optarg;
+			break;
 		case OPT_LAYOUT:
 			if (!strcmp(optarg, "size"))
 				c->layout = SCMPC_COMPILE_SMALLEST;
@@ -673,12 +692,63 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 
 #define OPTSTRING ":ho:f:a:sqV"
 
+/* Whether word W, an option, takes the next word as its argument. */
+static bool takes_next(const char *w)
+{
+	if (w[0] != '-' || !w[1] || !strcmp(w, "--"))
+		return false;
+	if (w[1] == '-') {
+		size_t n = strcspn(w + 2, "=");
+		bool any = false, all = true;
+
+		if (w[2 + n] == '=')
+			return false;
+		/* getopt_long takes unambiguous prefixes */
+		for (const struct option *o = long_opts; o->name; o++)
+			if (!strncmp(o->name, w + 2, n)) {
+				any = true;
+				all &= o->has_arg == required_argument;
+			}
+		return any && all;
+	}
+	for (const char *s = w + 1; *s; s++) {
+		const char *at = strchr(OPTSTRING, *s);
+		if (at && *s != ':' && at[1] == ':')
+			return !s[1];	/* -ofile carries its own */
+	}
+	return false;
+}
+
+/* A negative number is an operand, never an option: getopt would take
+ * -100 for the options -1, -0, -0.  Each is shown to getopt without its
+ * '-' and given back once the operands are known, found by its address
+ * (a positive number parses the same, so nothing else can change). */
+#define MAX_NEGATIVE 16
+
 int parse_args(int argc, char **argv, unsigned allowed, struct cli *c)
 {
+	char *negs[MAX_NEGATIVE];
+	int nnegs = 0;
+
+	for (int i = 1; (allowed & F_NEGATIVE) && i < argc && nnegs < MAX_NEGATIVE; i++) {
+		uint64_t v;
+
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (argv[i][0] != '-' || argv[i][1] < '0' || argv[i][1] > '9' ||
+		    !parse_u64(argv[i], &v) || takes_next(argv[i - 1]))
+			continue;
+		negs[nnegs++] = argv[i];
+		argv[i]++;
+	}
 	int end = 0, rc = parse_opts(argc, argv, OPTSTRING, allowed, c, &end);
 
 	c->pos = argv + end;
 	c->npos = argc - end;
+	for (int i = 0; i < argc; i++)
+		for (int k = 0; k < nnegs; k++)
+			if (argv[i] == negs[k] + 1)
+				argv[i] = negs[k];
 	return rc;
 }
 
