@@ -441,6 +441,40 @@ static void test_intersect(void **state)
 	}
 }
 
+/* A big-endian ABI: the witness's arguments are laid out as its kernel
+ * lays them out (high word first), as scmpc_emulate() reads them. */
+static void test_big_endian(void **state)
+{
+	(void)state;
+	struct tpol a = { .def = SCMPC_ACT_ALLOW, .badarch = SCMPC_ACT_KILL_PROCESS,
+			  .arches = { SCMPC_ARCH_S390X }, .narches = 1 };
+	struct tpol b = a;
+	b.r[b.n++] = (struct trule){ .name = "read", .action = SCMPC_ACT_ERRNO(7), .n = 2,
+				     .c = { { .arg = 0, .op = SCMPC_OP_EQ, .value = 0x1234567800000005ULL },
+					    { .arg = 2, .op = SCMPC_OP_GT, .value = 0x100000000ULL } } };
+	scmpc_prog *pa = build(&a), *pb = build(&b);
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_answer *ans = NULL;
+	assert_int_equal(scmpc_diff(scmpc_prog_insns(pa), scmpc_prog_len(pa), scmpc_prog_insns(pb),
+				    scmpc_prog_len(pb), NULL, &ans, d), 0);
+	/* a2 > 1 << 32: the high word 1 with a low word above 0, or above 1 */
+	assert_int_equal(scmpc_answer_count(ans), 2);
+	for (size_t i = 0; i < 2; i++) {
+		struct scmpc_region r = { .sz = sizeof(r) };
+		assert_int_equal(scmpc_answer_region(ans, i, &r), 0);
+		assert_int_equal(r.arch, SCMPC_ARCH_S390X);
+		assert_true(r.witness.args[0] == 0x1234567800000005ULL);
+		assert_true(r.witness.args[2] > 0x100000000ULL);
+		assert_int_equal(oracle(&b, &r.witness), SCMPC_ACT_ERRNO(7));
+		assert_int_equal(oracle(&a, &r.witness), SCMPC_ACT_ALLOW);
+		assert_non_null(strstr(r.args, "a0 == 0x1234567800000005"));
+	}
+	scmpc_answer_free(ans);
+	scmpc_diag_free(d);
+	scmpc_prog_free(pa);
+	scmpc_prog_free(pb);
+}
+
 /* The API's contract: refusals and the growable region struct. */
 static void test_api(void **state)
 {
@@ -490,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_equal),
 		cmocka_unit_test(test_planted),
 		cmocka_unit_test(test_intersect),
+		cmocka_unit_test(test_big_endian),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

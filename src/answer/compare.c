@@ -189,7 +189,7 @@ static int witness(const struct path *p, uint32_t audit, uint32_t nr, struct sec
 	}
 	w[W_ARCH] = audit;
 	w[W_NR] = nr;
-	memcpy(sd, w, sizeof(*sd));
+	words_to_data(w, sd);
 	return 0;
 }
 

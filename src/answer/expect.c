@@ -87,7 +87,7 @@ SCMPC_API int scmpc_expect(const struct sock_filter *insns, size_t len, const st
 			continue;
 		w[W_NR] = nr;
 		w[W_ARCH] = ai->audit;
-		memcpy(witness, w, sizeof(*witness));
+		words_to_data(w, witness);
 		if ((err = scmpc_emulate(insns, len, witness, got, NULL)) >= 0 && *got != p->ret)
 			err = diag_err(d, -EPROTO, NULL, "internal error: the program returns %#x for "
 				       "the witness where the engine says %#x", *got, p->ret);

@@ -174,6 +174,10 @@ int walk_err(const struct walker *L, int err, unsigned prog, long insn, const ch
  * program does what the engine cannot follow exactly, naming the
  * instruction). */
 int walk_paths(struct walker *L);
+/* The call whose 32-bit words, as a filter loads them, are W: the layout
+ * of the ABI whose AUDIT_ARCH is W[W_ARCH] (scmpc_emulate()'s). */
+void words_to_data(const uint32_t w[NWORDS], struct seccomp_data *sd);
+
 /* Free what a walk holds (L itself is the caller's). */
 void walker_fini(struct walker *L);
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arch/arch.h"
 #include "engine/sym.h"
 
 /* ---------------------------------------------------------------- walk */
@@ -480,4 +481,22 @@ void walker_fini(struct walker *L)
 	L->each = NULL;
 	L->each_insn = NULL;
 	L->npaths = L->nstk = 0;
+}
+
+void words_to_data(const uint32_t w[NWORDS], struct seccomp_data *sd)
+{
+	/* As the kernel of the call's ABI lays seccomp_data out (and
+	 * scmpc_emulate() reads it): a 64-bit field's high half first on a
+	 * big-endian ABI. */
+	bool be = audit_big_endian(w[W_ARCH]);
+	memset(sd, 0, sizeof(*sd));
+	sd->nr = (int)w[W_NR];
+	sd->arch = w[W_ARCH];
+	for (unsigned i = 0; i < 7; i++) {
+		uint64_t hi = w[W_IP + 2 * i + (be ? 0 : 1)], lo = w[W_IP + 2 * i + (be ? 1 : 0)];
+		if (i == 0)
+			sd->instruction_pointer = hi << 32 | lo;
+		else
+			sd->args[i - 1] = hi << 32 | lo;
+	}
 }
