@@ -1029,6 +1029,174 @@ static void test_profile_tests(void **state)
 	result_free(&r);
 }
 
+/* Remove NAME from the names lists of profile TEXT (in place): "name",
+ * or a last "name" with the comma before it. */
+static void drop_name(char *text, const char *name)
+{
+	char q[80];
+	snprintf(q, sizeof(q), "\"%s\"", name);
+	for (char *at; (at = strstr(text, q));) {
+		char *end = at + strlen(q);
+		char *after = end;
+		while (*after == ' ' || *after == '\n' || *after == '\t')
+			after++;
+		if (*after == ',') {
+			memmove(at, after + 1, strlen(after + 1) + 1);
+			continue;
+		}
+		char *before = at;
+		while (before > text && (before[-1] == ' ' || before[-1] == '\n' || before[-1] == '\t'))
+			before--;
+		if (before > text && before[-1] == ',')
+			before--;
+		memmove(before, end, strlen(end) + 1);
+	}
+}
+
+/* record, then run under the recorded profile: the same output and
+ * status as without it; with a call only the workload makes taken out,
+ * the workload fails as that call's EPERM says.  --args auto profiles are
+ * strictly smaller than name-only ones (subset one way, not the other). */
+static bool unfiltered(void);
+
+struct workload {
+	const char *label;
+	char *const *argv;
+	const char *cut;	/* a call the workload cannot do without */
+	const char *err;	/* what it says without it */
+};
+
+static void test_record_programs(void **state)
+{
+	(void)state;
+	if (!unfiltered() || access("/proc/self/fd", R_OK)) {
+		print_message("skipped: the recorder needs a process outside any filter\n");
+		skip();
+	}
+	mkdir(tmp("tree"), 0755);
+	write_text(tmp("tree/a.txt"), "alpha\n");
+	write_text(tmp("tree/b.txt"), "beta\n");
+	char tgz[4096], tree[4096];
+	snprintf(tgz, sizeof(tgz), "%s", tmp("out.tgz"));
+	snprintf(tree, sizeof(tree), "%s", tmp("tree"));
+	static const char sock_py[] =
+		"import socket\n"
+		"s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)\n"
+		"c = socket.create_connection(s.getsockname()); a, _ = s.accept()\n"
+		"c.sendall(b'ping'); print(a.recv(4).decode())\n";
+	static const char server_py[] =
+		"import socket, threading\n"
+		"s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(5)\n"
+		"def serve():\n"
+		"    for _ in range(5):\n"
+		"        a, _ = s.accept(); a.sendall(a.recv(16).upper()); a.close()\n"
+		"t = threading.Thread(target=serve); t.start()\n"
+		"for i in range(5):\n"
+		"    c = socket.create_connection(s.getsockname()); c.sendall(b'req%d' % i)\n"
+		"    print(c.recv(16).decode()); c.close()\n"
+		"t.join()\n";
+	char *ls[] = { "ls", "-la", "/usr", NULL };
+	char *tar[] = { "tar", "czf", tgz, "-C", tree, ".", NULL };
+	char *py1[] = { "python3", "-c", (char *)sock_py, NULL };
+	char *py2[] = { "python3", "-c", (char *)server_py, NULL };
+	const struct workload w[] = {
+		{ "ls -la /usr", ls, "getdents64", "Operation not permitted" },
+		{ "tar czf", tar, "getdents64", "Operation not permitted" },
+		{ "python3 sockets", py1, "socket", "PermissionError" },
+		{ "python3 server", py2, "listen", "PermissionError" },
+	};
+	bool have_python = system("python3 -c pass 2>/dev/null") == 0;
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		if (w[i].argv[0][0] == 'p' && !have_python) {
+			print_message("%s skipped: no python3\n", w[i].label);
+			continue;
+		}
+		size_t argc = 0;
+		while (w[i].argv[argc])
+			argc++;
+		char *args[24];
+		size_t k = 0;
+		const char *pre[] = { "record", "--runtime", "exec", "--args", "auto", "-o",
+				      tmp("auto.json"), "-q", "--" };
+		for (size_t j = 0; j < sizeof(pre) / sizeof(pre[0]); j++)
+			args[k++] = (char *)pre[j];
+		for (size_t j = 0; j < argc; j++)
+			args[k++] = w[i].argv[j];
+		args[k] = NULL;
+		struct result r = run_argv(NULL, args);
+		expect(&r, 0, "recorded ", NULL);
+		char *plain_out = strdup(r.out ? r.out : "");
+		result_free(&r);
+		/* name-only too, the source of the mutation */
+		args[4] = "none";
+		args[6] = tmp("none.json");
+		r = run_argv(NULL, args);
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		free(plain_out);
+
+		/* the workload plain and under each profile */
+		char *run[24];
+		k = 0;
+		run[k++] = "exec";
+		run[k++] = "-q";
+		run[k++] = tmp("auto.json");
+		run[k++] = "--";
+		for (size_t j = 0; j < argc; j++)
+			run[k++] = w[i].argv[j];
+		run[k] = NULL;
+		struct result under = run_argv_ex(NULL, run, true);
+		pid_t pid;
+		int st = 0;
+		int pipefd[2];
+		assert_int_equal(pipe(pipefd), 0);
+		if ((pid = fork()) == 0) {
+			dup2(pipefd[1], 1);
+			close(pipefd[0]);
+			execvp(w[i].argv[0], w[i].argv);
+			_exit(127);
+		}
+		close(pipefd[1]);
+		char out[8192];
+		size_t got = 0;
+		ssize_t nread;
+		while ((nread = read(pipefd[0], out + got, sizeof(out) - 1 - got)) > 0)
+			got += (size_t)nread;
+		out[got] = '\0';
+		close(pipefd[0]);
+		waitpid(pid, &st, 0);
+		if (under.status != WEXITSTATUS(st) || strcmp(under.out ? under.out : "", out))
+			fail_msg("%s: under its recorded profile: status %d, output \"%.200s\"; "
+				 "plain: status %d, output \"%.200s\"", w[i].label, under.status,
+				 under.out ? under.out : "", WEXITSTATUS(st), out);
+		result_free(&under);
+
+		/* --args auto allows strictly less than name-only */
+		r = RUN("subset", tmp("none.json"), tmp("auto.json"), "-q");
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		r = RUN("subset", tmp("auto.json"), tmp("none.json"), "-q");
+		expect(&r, 1, NULL, NULL);
+		result_free(&r);
+
+		/* without the call it cannot do without, it fails */
+		char *text = NULL;
+		size_t len = 0;
+		assert_int_equal(testutil_load_file(tmp("none.json"), &text, &len), 0);
+		drop_name(text, w[i].cut);
+		write_text(tmp("cut.json"), text);
+		free(text);
+		run[2] = tmp("cut.json");
+		under = run_argv_ex(NULL, run, true);
+		if (under.status == 0 || !strstr(under.err ? under.err : "", w[i].err))
+			fail_msg("%s without %s: status %d, stderr \"%.300s\"", w[i].label, w[i].cut,
+				 under.status, under.err ? under.err : "");
+		result_free(&under);
+		print_message("%s: recorded, runs under its profile, fails without %s\n", w[i].label,
+			      w[i].cut);
+	}
+}
+
 static void test_examples(void **state)
 {
 	(void)state;
@@ -3310,6 +3478,7 @@ int main(void)
 		cmocka_unit_test(test_diff_exact),
 		cmocka_unit_test(test_canary),
 		cmocka_unit_test(test_profile_tests),
+		cmocka_unit_test(test_record_programs),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_exec_runs_command),
 		cmocka_unit_test(test_exec_denies),

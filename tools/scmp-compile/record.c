@@ -287,7 +287,7 @@ static int run_record(struct cli *c)
 			goto out;
 		}
 		if (WIFEXITED(info.status) && WEXITSTATUS(info.status) == 127)
-			errorf("warning: %s: command not found (exit 127)", c->pos[0]);
+			errorf("warning: %s exited 127: was it found?", c->pos[0]);
 	}
 	if (!c->tail && runtime_tail(c, rec) < 0) {
 		errorf("%s", strerror(ENOMEM));
