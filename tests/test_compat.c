@@ -966,6 +966,12 @@ static bool pfc_eval(const struct pfc *P, const struct seccomp_data *sd, uint32_
 
 /* --------------------------------------------------------------- probing */
 
+/* The kinds of probe difference the differential tells apart (kind_names). */
+enum {
+	K_UNKNOWN, K_LSC, K_CMP, K_BOTH, K_LSC_OUT, K_CMP_OUT, K_LSC_CALL, K_LSC_PFC, K_MUX,
+	K_MUX_READ, K_N
+};
+
 struct report {
 	uint64_t seed;
 	unsigned iter;
@@ -975,7 +981,7 @@ struct report {
 	const char *title;	/* the header's first words */
 	bool header;		/* the filter was printed */
 	bool no_sys;		/* libseccomp gave no results (it did not finish) */
-	unsigned long kinds[8];	/* its probe differences by kind (K_*) */
+	unsigned long kinds[K_N];	/* its probe differences by kind (K_*) */
 	unsigned shown;		/* mismatch lines printed for it */
 	unsigned long mismatches;
 	/* The calls (AUDIT_ARCH, nr) on which libseccomp's program is shown
@@ -1272,10 +1278,6 @@ static bool oracle(const struct filter *f, const struct built *b, const struct s
 	return agree;
 }
 
-enum {
-	K_UNKNOWN, K_LSC, K_CMP, K_BOTH, K_LSC_OUT, K_CMP_OUT, K_LSC_CALL, K_LSC_PFC, K_MUX,
-	K_MUX_READ, K_N
-};
 static const char *const kind_names[] = {
 	"order-dependent or not modelled (a failure)",
 	"libseccomp differs from the semantics",
