@@ -9,7 +9,7 @@
  * (profiles/seccomp) decision for decision, including where they are looser
  * or stricter than the runtime-spec's prose.
  *
- * json_text.c reads the whole text once and checks it: what is not UTF-8
+ * json_scan.c reads the whole text once and checks it: what is not UTF-8
  * JSON at all, json-c's errors in clearer words, and what json-c lets
  * through and Go's encoding/json does not (NaN, single-quoted keys, raw
  * control characters in strings, integers beyond 64 bits).  json-c then
@@ -31,7 +31,7 @@
 #include <sys/utsname.h>
 #include <json-c/json.h>
 #include "policy/policy.h"
-#include "front/json_text.h"
+#include "front/json_scan.h"
 
 #define PATH_LEN 256
 /* A hostile profile can multiply names by same-index conditions; stop well
@@ -41,7 +41,7 @@
 struct jctx {
 	scmpc_diag *d;
 	struct scmpc_json_opts o;
-	const char *text;	/* the document, past json_text_scan() */
+	const char *text;	/* the document, past json_scan() */
 	size_t len;
 	bool config;		/* a config.json: the profile is its linux.seccomp */
 	char pre[PATH_LEN];	/* "" or linux.seccomp as spelled: prefix of every path */
@@ -259,7 +259,7 @@ static int parse_kver(struct jctx *c, const char *s, const char *where, unsigned
  * last counts.  json-c keeps one entry per exact key, with the last value
  * but at the first one's place, and cuts a key at a NUL character: its
  * tree cannot say which of "defaultAction" and "DefaultAction" came last.
- * So each object is read from its members in the text (json_text.c), and
+ * So each object is read from its members in the text (json_scan.c), and
  * the values come from json-c's tree where it kept the right one.
  */
 
@@ -381,7 +381,7 @@ static struct jval elem_next(const struct jctx *c, struct jval v, size_t i, stru
 }
 
 /* Member I's key, for a message: control characters, which could drive
- * the terminal, and NUL become '?', as in json_text.c's paths. */
+ * the terminal, and NUL become '?', as in json_scan.c's paths. */
 static const char *shown_key(const struct json_members *ms, size_t i, char *buf, size_t size)
 {
 	const char *k = ms->keys + ms->m[i].koff;
@@ -419,7 +419,7 @@ static size_t field_of(const struct jctx *c, const struct fdef *defs, const stru
 		       size_t i)
 {
 	for (size_t k = 0; defs[k].name; k++)
-		if (json_text_fold_eq(ms->keys + ms->m[i].koff, ms->m[i].klen, defs[k].name))
+		if (json_fold_eq(ms->keys + ms->m[i].koff, ms->m[i].klen, defs[k].name))
 			return defs[k].docker && !c->docker ? IGNORED : k;
 	return NONE;
 }
@@ -683,7 +683,7 @@ static int want_vtype(struct jctx *c, struct jval v, enum json_type t, const cha
 
 	if (!v.lazy)
 		return want_type(c, v.j, t, where);
-	k = json_text_kind(c->text, c->len, v.at);
+	k = json_value_kind(c->text, c->len, v.at);
 	if ((t == json_type_object && c->text[v.at] == '{') || (t == json_type_array && c->text[v.at] == '['))
 		return 0;
 	return jerr(c, where, "expected %s, got %s", t == json_type_object ? "an object" : "an array", k);
@@ -1548,7 +1548,7 @@ static int has_docker_key(struct jctx *c, size_t at, const struct fdef *defs, bo
 		return diag_err(c->d, r, NULL, "out of memory");
 	for (size_t i = 0; i < c->mem.n && !*yes; i++)
 		for (size_t k = 0; defs[k].name && !*yes; k++)
-			*yes = defs[k].docker && json_text_fold_eq(c->mem.keys + c->mem.m[i].koff,
+			*yes = defs[k].docker && json_fold_eq(c->mem.keys + c->mem.m[i].koff,
 								   c->mem.m[i].klen, defs[k].name);
 	return 0;
 }
@@ -1565,7 +1565,7 @@ static int looks_docker(struct jctx *c, struct jval prof, bool *docker)
 		return r;
 	/* the entries Go would decode: those of the last "syscalls" */
 	for (size_t i = 0; i < c->mem.n; i++)
-		if (json_text_fold_eq(c->mem.keys + c->mem.m[i].koff, c->mem.m[i].klen, "syscalls"))
+		if (json_fold_eq(c->mem.keys + c->mem.m[i].koff, c->mem.m[i].klen, "syscalls"))
 			syscalls = c->mem.m[i].at;
 	if (syscalls == NONE || c->text[syscalls] != '[')
 		return 0;
@@ -1646,7 +1646,7 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 				     scmpc_policy **out, scmpc_diag *d)
 {
 	struct jctx c;
-	struct json_text_report *rep;
+	struct json_scan_report *rep;
 	size_t first = 0;
 	int r = 0, rt;
 
@@ -1691,30 +1691,30 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 		return diag_err(d, -E2BIG, NULL, "input of %zu bytes is too large", c.len);
 	/* The one pass over the whole text: json-c reads it in pieces
 	 * afterwards, never all of it at once. */
-	if ((r = json_text_precheck(c.text, c.len, d)) ||
-	    (r = json_text_scan(c.text, c.len, "linux.seccomp", &rep, d)))
+	if ((r = json_precheck(c.text, c.len, d)) ||
+	    (r = json_scan(c.text, c.len, "linux.seccomp", &rep, d)))
 		return r;
 	while (first < c.len && strchr(" \t\n\r", c.text[first]))
 		first++;
 	if (first < c.len && c.text[first] == 'n') {
-		json_text_report_free(rep);
+		json_scan_report_free(rep);
 		return diag_err(d, -EINVAL, NULL, "expected a JSON object at the top level, got null");
 	}
 	if (first >= c.len || c.text[first] != '{') {
-		json_text_report_free(rep);
+		json_scan_report_free(rep);
 		return jerr(&c, "", "expected a JSON object at the top level, got %s",
-			    json_text_kind(c.text, c.len, first));
+			    json_value_kind(c.text, c.len, first));
 	}
 	/* The text checks' warnings come first, yet must leave out a
 	 * duplicate the reading refuses: the reading says its part to a diag
 	 * of its own, passed on after them. */
 	if (d && !(c.d = scmpc_diag_new())) {
-		json_text_report_free(rep);
+		json_scan_report_free(rep);
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	}
 	r = read_document(&c);
 	/* an integer json-c could not hold makes what was read meaningless */
-	if ((rt = json_text_report(rep, c.config, c.skip, c.nskip, d)))
+	if ((rt = json_scan_report(rep, c.config, c.skip, c.nskip, d)))
 		r = rt;
 	else
 		r = replay(c.d, d, r);

@@ -1,38 +1,26 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * The JSON text around json-c.
+ * The one pass over the whole JSON text (json_scan.h).
  *
- * Before json-c: a file saved as UTF-16 or UTF-32, or a compiled filter
- * given where a policy belongs, would otherwise surface as a NUL byte at
- * some column; the user needs to hear what the file is.
- *
- * When json-c fails: its messages name the state it was in ("unexpected
- * character", "quoted object property name expected"), not the mistake.
- * The byte it stopped at usually shows the mistake (a comment, a comma
- * before a closing bracket, a character nobody would type on purpose), so
- * that is what the message names.
- *
- * The one pass over the whole text: json-c is laxer than Go's
- * encoding/json, which runc and Docker decode profiles with (NaN,
- * single-quoted keys, raw control characters in strings), and it silently
- * saturates integers beyond 64 bits.  The scan enforces RFC 8259 and
- * rejects out-of-range integers with their path; where it stops, json-c is
- * asked whether it stops too (jsonc_verdict()), since json-c's words for a
- * mistake are what scmpc has always said.  It also finds duplicated keys:
- * the last value counts for Go, and json.c reads profiles so that it does
- * for scmpc too, but a profile that says two things about one key was most
- * likely edited by mistake, and nothing else would tell.
+ * json-c is laxer than Go's encoding/json, which runc and Docker decode
+ * profiles with (NaN, single-quoted keys, raw control characters in
+ * strings), and it silently saturates integers beyond 64 bits.  The scan
+ * enforces RFC 8259 and rejects out-of-range integers with their path;
+ * where it stops, json_syntax.c asks json-c whether it stops too.  It also
+ * finds duplicated keys: the last value counts for Go, and the profile
+ * reader reads profiles so that it does for scmpc too, but a profile that
+ * says two things about one key was most likely edited by mistake, and
+ * nothing else would tell.
  *
  * json-c keeps one entry per key (and cuts keys at a NUL character), so the
- * order and spelling of what Go decodes are only in the text: json.c lists
- * an object's members from it to match keys the way Go does.
+ * order and spelling of what Go decodes are only in the text: the members
+ * of an object are listed from it, to match keys the way Go does.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "policy/policy.h"
-#include "front/json_text.h"
+#include "front/json_scan.h"
 
 #define PATH_LEN 256
 /* Listed one by one; the rest are only counted, so that a generated file
@@ -41,233 +29,6 @@
 /* Objects up to this many keys are compared pair by pair; larger ones are
  * sorted, so that one huge object costs n log n, not n squared. */
 #define SMALL_OBJECT 16
-
-/* ------------------------------------------------------------ positions */
-
-static void line_col(const char *s, size_t len, size_t off, unsigned *line, unsigned *col)
-{
-	unsigned l = 1, c = 1;
-	for (size_t i = 0; i < off && i < len; i++) {
-		if (s[i] == '\n') {
-			l++;
-			c = 1;
-		} else if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			c++;	/* count characters, not UTF-8 continuation bytes */
-		}
-	}
-	*line = l;
-	*col = c;
-}
-
-__attribute__((format(printf, 5, 6)))
-static int syntax_err(scmpc_diag *d, const char *s, size_t len, size_t off, const char *fmt, ...)
-{
-	unsigned line, col;
-	char where[64], why[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	line_col(s, len, off, &line, &col);
-	snprintf(where, sizeof(where), "line %u, column %u", line, col);
-	return diag_err(d, -EINVAL, where, "invalid JSON: %s", why);
-}
-
-/* Length of the well-formed UTF-8 sequence at U (N bytes available) and
- * its code point in *CP; 0 when the bytes are not UTF-8. */
-static size_t utf8_char(const unsigned char *u, size_t n, uint32_t *cp)
-{
-	uint32_t c = u[0], min;
-	size_t len;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c < 0xe0) {
-		len = 2, c &= 0x1f, min = 0x80;
-	} else if (c >= 0xe0 && c < 0xf0) {
-		len = 3, c &= 0x0f, min = 0x800;
-	} else if (c >= 0xf0 && c < 0xf5) {
-		len = 4, c &= 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (u[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c < 0xe000))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-/* Characters an editor shows as nothing or as a space: quoting them would
- * print an empty-looking "''". */
-static bool invisible(uint32_t cp)
-{
-	return cp <= 0xa0 || cp == 0xad || (cp >= 0x2000 && cp <= 0x200f) ||
-	       (cp >= 0x2028 && cp <= 0x202f) || (cp >= 0x205f && cp <= 0x206f) || cp == 0x3000 ||
-	       cp == 0xfeff;
-}
-
-/* The character at S[OFF] as a message names it: 'x', "'", '“' (U+201C),
- * U+00A0, byte 0xff. */
-static void describe_char(const char *s, size_t n, size_t off, char *buf, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s + off;
-	uint32_t cp;
-	size_t l;
-
-	if (off >= n)
-		snprintf(buf, len, "end of input");
-	else if (u[0] == '\'')
-		snprintf(buf, len, "\"'\"");
-	else if (u[0] >= 0x20 && u[0] < 0x7f)
-		snprintf(buf, len, "'%c'", u[0]);
-	else if (!(l = utf8_char(u, n - off, &cp)) || cp < 0x80)
-		snprintf(buf, len, "byte 0x%02x", u[0]);
-	else if (cp == 0xfeff)
-		snprintf(buf, len, "byte order mark (U+FEFF)");
-	else if (invisible(cp))
-		snprintf(buf, len, "U+%04X", (unsigned)cp);
-	else
-		snprintf(buf, len, "'%.*s' (U+%04X)", (int)l, (const char *)u, (unsigned)cp);
-}
-
-static bool is_ws(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
-}
-
-/* --------------------------------------------------------- before json-c */
-
-/* JSON text starts with an ASCII character, and no character of it is a
- * NUL or a control character other than white space; in UTF-16 or UTF-32
- * without a byte order mark that shows in the first code units. */
-static bool wide_text(const unsigned char *u, size_t n, size_t width, bool le)
-{
-	size_t units = n / width < 4 ? n / width : 4;
-
-	if (n % width || units < 2)
-		return false;
-	for (size_t i = 0; i < units; i++) {
-		const unsigned char *p = u + i * width;
-		unsigned ch = le ? p[0] : p[width - 1];
-		for (size_t k = 1; k < width; k++)
-			if (p[le ? k : k - 1])
-				return false;
-		if (ch >= 0x80 || (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r'))
-			return false;
-	}
-	return true;
-}
-
-/* A byte order mark settles it: FF and FE never occur in UTF-8. */
-const char *json_text_wide_encoding(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	if (n >= 4 && (!memcmp(u, "\xff\xfe\0\0", 4) || !memcmp(u, "\0\0\xfe\xff", 4)))
-		return "UTF-32";
-	if (n >= 2 && (!memcmp(u, "\xff\xfe", 2) || !memcmp(u, "\xfe\xff", 2)))
-		return "UTF-16";
-	if (wide_text(u, n, 4, true) || wide_text(u, n, 4, false))
-		return "UTF-32";
-	if (wide_text(u, n, 2, true) || wide_text(u, n, 2, false))
-		return "UTF-16";
-	return NULL;
-}
-
-bool json_text_is_filter(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	bool le = true, be = true;
-
-	if (!n || n % 8)
-		return false;
-	/* Every opcode is below 0x100, so the high byte of each
-	 * instruction's 16-bit code is zero in one byte order throughout.
-	 * ASCII text in UTF-16 has that shape too. */
-	for (size_t i = 0; i < n && (le || be); i += 8) {
-		le = le && !u[i + 1];
-		be = be && !u[i];
-	}
-	return (le || be) && !json_text_wide_encoding(s, n);
-}
-
-SCMPC_API enum scmpc_input_kind scmpc_input_kind(const void *buf, size_t len)
-{
-	const char *s = buf;
-	size_t i = 0;
-
-	if (!s)
-		return SCMPC_INPUT_OTHER;
-	if (json_text_is_filter(s, len))
-		return SCMPC_INPUT_FILTER;
-	if (json_text_wide_encoding(s, len))
-		return SCMPC_INPUT_WIDE_TEXT;
-	/* json-c would stop at a NUL: whatever the text is, it is no profile
-	 * json-c can read in full. */
-	if (memchr(s, '\0', len))
-		return SCMPC_INPUT_OTHER;
-	/* Editors on Windows start UTF-8 files with a byte order mark, which
-	 * the user cannot see. */
-	if (len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
-		i = 3;
-	while (i < len && is_ws(s[i]))
-		i++;
-	return i < len && s[i] == '{' ? SCMPC_INPUT_JSON : SCMPC_INPUT_OTHER;
-}
-
-int json_text_precheck(const char *s, size_t n, scmpc_diag *d)
-{
-	const char *enc = json_text_wide_encoding(s, n), *nul;
-
-	if (enc)
-		return diag_err(d, -EINVAL, NULL, "the file is %s; save it as UTF-8", enc);
-	if (json_text_is_filter(s, n))
-		return diag_err(d, -EINVAL, NULL, "not a JSON policy (it looks like a compiled filter)");
-	/* json-c stops at a NUL byte as if the input ended there. */
-	if ((nul = memchr(s, '\0', n)))
-		return syntax_err(d, s, n, (size_t)(nul - s), "NUL byte in the input");
-	return 0;
-}
-
-/* ------------------------------------------------------- json-c's errors */
-
-int json_text_syntax_error(const char *s, size_t n, size_t off, enum json_tokener_error te,
-			   scmpc_diag *d)
-{
-	char what[64];
-	size_t p = off < n ? off : n;
-
-	if (te == json_tokener_continue)
-		return syntax_err(d, s, n, n, "unexpected end of input");
-	/* json-c stops at the slash of a comment wherever it stands, each time
-	 * with a message about what it expected instead. */
-	if (p + 1 < n && s[p] == '/' && (s[p + 1] == '/' || s[p + 1] == '*'))
-		return syntax_err(d, s, n, p, "comments are not allowed");
-	/* Only white space stands between the bracket json-c stopped at and
-	 * the comma, so the comma is no string's: it is a trailing comma. */
-	if (p < n && (s[p] == ']' || s[p] == '}')) {
-		size_t q = p;
-		while (q > 0 && is_ws(s[q - 1]))
-			q--;
-		if (q > 0 && s[q - 1] == ',')
-			return syntax_err(d, s, n, p, "unexpected '%c' after ','", s[p]);
-	}
-	if (te == json_tokener_error_parse_unexpected) {
-		describe_char(s, n, p, what, sizeof(what));
-		return syntax_err(d, s, n, p, "unexpected %s", what);
-	}
-	return syntax_err(d, s, n, p, "%s", json_tokener_error_desc(te));
-}
 
 /* --------------------------------------------------- after json-c: scan */
 
@@ -288,7 +49,7 @@ struct big {
 	char path[PATH_LEN];
 };
 
-struct json_text_report {
+struct json_scan_report {
 	/* The earliest duplicates by position (objects close innermost
 	 * first, out of text order), and how many there are in all. */
 	struct dup dups[MAX_DUP_WARNINGS];
@@ -297,20 +58,11 @@ struct json_text_report {
 	struct big in_pre, any;
 };
 
-/* An open container, for json-c's reading of a text the scan refused:
- * json-c is in the same state at CURSOR, just past the opening bracket or
- * (SOME) a comma, whatever the members before it held. */
-struct frame {
-	char open;
-	bool some;
-	size_t cursor;
-};
-
 struct scan {
 	const char *s;
 	size_t n, i;
 	/* the containers open where the scan stopped, outermost first */
-	struct frame fr[JSON_MAX_DEPTH + 1];
+	struct json_frame fr[JSON_MAX_DEPTH + 1];
 	size_t nfr;
 	size_t root_end;	/* past the top-level value, once it is complete */
 	bool root_done;
@@ -326,9 +78,10 @@ struct scan {
 	size_t alen, acap;
 	struct key *keys;
 	size_t nkeys, kcap;
-	struct json_text_report *r;
+	struct json_scan_report *r;
 };
 
+/* Notes the first syntax error, WHY at the cursor; returns false. */
 static bool sc_fail(struct scan *sc, const char *why)
 {
 	if (!sc->why[0]) {
@@ -338,12 +91,14 @@ static bool sc_fail(struct scan *sc, const char *why)
 	return false;
 }
 
+/* Notes the first syntax error as the character at AT, then AFTER; returns
+ * false. */
 static bool sc_unexpected(struct scan *sc, size_t at, const char *after)
 {
 	char what[64];
 
 	if (!sc->why[0]) {
-		describe_char(sc->s, sc->n, at, what, sizeof(what));
+		json_describe_char(sc->s, sc->n, at, what, sizeof(what));
 		snprintf(sc->why, sizeof(sc->why), "unexpected %s%s", what, after);
 		sc->at = at;
 	}
@@ -358,7 +113,7 @@ static bool sc_oom(struct scan *sc)
 
 static void sc_ws(struct scan *sc)
 {
-	while (sc->i < sc->n && is_ws(sc->s[sc->i]))
+	while (sc->i < sc->n && json_ws(sc->s[sc->i]))
 		sc->i++;
 }
 
@@ -391,6 +146,7 @@ static long hex4(const struct scan *sc, size_t at)
 	return v;
 }
 
+/* Appends the LEN bytes at B to the key arena, grown by doubling. */
 static bool arena_put(struct scan *sc, const char *b, size_t len)
 {
 	if (len > sc->acap - sc->alen) {
@@ -411,6 +167,7 @@ static bool arena_put(struct scan *sc, const char *b, size_t len)
 	return true;
 }
 
+/* Appends code point CP to the key arena as UTF-8. */
 static bool arena_put_cp(struct scan *sc, uint32_t cp)
 {
 	char b[4];
@@ -528,7 +285,7 @@ static size_t fold_prefix(const char *s, size_t len, const char *name)
 	return i;
 }
 
-bool json_text_fold_eq(const char *key, size_t klen, const char *name)
+bool json_fold_eq(const char *key, size_t klen, const char *name)
 {
 	return fold_prefix(key, klen, name) == klen;
 }
@@ -544,6 +301,7 @@ static bool in_prefix(const char *path, const char *pre)
 	return n != SIZE_MAX && (path[n] == '\0' || path[n] == '.' || path[n] == '[');
 }
 
+/* Keeps the integer literal LIT (ND digits) and its PATH for the message. */
 static void note_big(struct big *b, const char *path, const char *lit, size_t nd)
 {
 	snprintf(b->path, sizeof(b->path), "%s", path);
@@ -553,6 +311,7 @@ static void note_big(struct big *b, const char *path, const char *lit, size_t nd
 		snprintf(b->lit, sizeof(b->lit), "%.20s...", lit);
 }
 
+/* Scans a number as RFC 8259 spells it, and notes an integer past 64 bits. */
 static bool sc_number(struct scan *sc)
 {
 	const char *s = sc->s;
@@ -602,6 +361,7 @@ static bool sc_number(struct scan *sc)
 	return true;
 }
 
+/* Scans the literal WORD (true, false, null). */
 static bool sc_literal(struct scan *sc, const char *word)
 {
 	for (size_t k = 0; word[k]; k++)
@@ -634,9 +394,11 @@ static bool put_key(char *dst, size_t room, bool dot, const char *key, size_t kl
 	return w == (size_t)dot + klen + (quote ? 2 : 0);
 }
 
+/* Keeps the duplicate key K for a warning, among the earliest
+ * MAX_DUP_WARNINGS by position. */
 static void note_dup(struct scan *sc, const struct key *k)
 {
-	struct json_text_report *r = sc->r;
+	struct json_scan_report *r = sc->r;
 	size_t at;
 
 	r->ndups++;
@@ -653,6 +415,7 @@ static void note_dup(struct scan *sc, const struct key *k)
 	put_key(r->dups[at].path + plen, PATH_LEN - plen, plen > 0, sc->arena + k->off, k->len);
 }
 
+/* The keys A and B are the same bytes. */
 static bool key_eq(const struct scan *sc, const struct key *a, const struct key *b)
 {
 	return a->len == b->len && (!a->len || !memcmp(sc->arena + a->off, sc->arena + b->off, a->len));
@@ -731,9 +494,10 @@ static bool sc_member(struct scan *sc, const char *key, size_t klen, size_t idx,
 static void sc_push(struct scan *sc, char open)
 {
 	sc->i++;
-	sc->fr[sc->nfr++] = (struct frame){ .open = open, .cursor = sc->i };
+	sc->fr[sc->nfr++] = (struct json_frame){ .open = open, .cursor = sc->i };
 }
 
+/* Steps over a comma between members of the innermost container. */
 static void sc_comma(struct scan *sc)
 {
 	sc->i++;
@@ -741,6 +505,7 @@ static void sc_comma(struct scan *sc)
 	sc->fr[sc->nfr - 1].cursor = sc->i;
 }
 
+/* Steps over the closing bracket of the innermost container. */
 static bool sc_pop(struct scan *sc)
 {
 	sc->i++;
@@ -748,6 +513,7 @@ static bool sc_pop(struct scan *sc)
 	return true;
 }
 
+/* Scans the object at sc->i, DEPTH deep, and notes its duplicate keys. */
 static bool sc_object(struct scan *sc, int depth)
 {
 	size_t base = sc->nkeys, abase = sc->alen;
@@ -792,6 +558,7 @@ static bool sc_object(struct scan *sc, int depth)
 	}
 }
 
+/* Scans the array at sc->i, DEPTH deep. */
 static bool sc_array(struct scan *sc, int depth)
 {
 	sc_push(sc, '[');
@@ -812,6 +579,7 @@ static bool sc_array(struct scan *sc, int depth)
 	}
 }
 
+/* Scans the value at sc->i, past white space, DEPTH deep. */
 static bool sc_value(struct scan *sc, int depth)
 {
 	sc_ws(sc);
@@ -839,117 +607,8 @@ static bool sc_value(struct scan *sc, int depth)
 	}
 }
 
-const char *json_text_kind(const char *s, size_t n, size_t at)
-{
-	bool dbl = false;
 
-	if (at >= n)
-		return "an unknown value";
-	switch (s[at]) {
-	case '{': return "an object";
-	case '[': return "an array";
-	case '"': return "a string";
-	case 't':
-	case 'f': return "a boolean";
-	case 'n': return "null";
-	case 'N':
-	case 'I': return "a non-integer number";	/* json-c's NaN, Infinity */
-	default: break;
-	}
-	if (s[at] == '-' && at + 1 < n && s[at + 1] == 'I')
-		return "a non-integer number";
-	for (size_t i = at; i < n && s[i] && (is_digit(s[i]) || strchr("+-.eE", s[i])); i++)
-		dbl = dbl || s[i] == '.' || s[i] == 'e' || s[i] == 'E';
-	return dbl ? "a non-integer number" : "a number";
-}
-
-/* How far past the scan's error json-c is given to find one of its own. */
-#define JSONC_WINDOW (64 * 1024)
-
-/*
- * The scan refused the text at sc->at.  scmpc has always named json-c's
- * error when json-c refuses the text too, in json-c's terms as
- * json_text_syntax_error() words them, and the scan's otherwise.  json-c
- * does not need what lies before: its state at the cursor of the innermost
- * open container depends only on the containers open there, so it reads a
- * skeleton of those followed by the text from the cursor, and holds no
- * tree of the document.  Past JSONC_WINDOW bytes after the scan's error
- * json-c is not asked: there, a second mistake would be named instead of
- * the first.
- */
-static int jsonc_verdict(const struct scan *sc, scmpc_diag *d)
-{
-	const char *s = sc->s;
-	size_t n = sc->n, base = 0, skel = 0, end, first = 0, parsed;
-	json_tokener *tok;
-	json_object *v;
-	enum json_tokener_error te;
-	bool accepted = false;
-	char *buf;
-	int r = 1;
-
-	while (first < n && is_ws(s[first]))
-		first++;
-	/* past a whole top-level object or array, json-c is done with it
-	 * whatever it held; a number it reads again, since json-c's numbers
-	 * end elsewhere than Go's ("0123") */
-	if (sc->nfr)
-		base = sc->fr[sc->nfr - 1].cursor;
-	else if (sc->root_done && first < n && (s[first] == '{' || s[first] == '['))
-		base = sc->root_end;
-	end = n - sc->at > JSONC_WINDOW ? sc->at + JSONC_WINDOW : n;
-	if (!(buf = malloc(sc->nfr * 6 + 2 + (end - base))) ||
-	    !(tok = json_tokener_new_ex(JSON_MAX_DEPTH))) {
-		free(buf);
-		return diag_err(d, -ENOMEM, NULL, "out of memory");
-	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	for (size_t k = 0; k < sc->nfr; k++) {
-		const char *fill = sc->fr[k].open == '{' ? "\"\":0," : "0,";
-		buf[skel++] = sc->fr[k].open;
-		if (k + 1 < sc->nfr && sc->fr[k].open == '{')
-			fill = "\"\":";
-		else if (k + 1 < sc->nfr || !sc->fr[k].some)
-			fill = "";
-		memcpy(buf + skel, fill, strlen(fill));
-		skel += strlen(fill);
-	}
-	if (!sc->nfr && base) {
-		memcpy(buf, "{}", 2);
-		skel = 2;
-	}
-	memcpy(buf + skel, s + base, end - base);
-	v = json_tokener_parse_ex(tok, buf, (int)(skel + end - base));
-	te = json_tokener_get_error(tok);
-	parsed = (size_t)json_tokener_get_parse_end(tok);
-	if (!v && te == json_tokener_continue && end == n) {
-		/* a terminating NUL tells json-c the input is complete */
-		v = json_tokener_parse_ex(tok, "", 1);
-		te = json_tokener_get_error(tok);
-		if (!v && te != json_tokener_success)
-			r = json_text_syntax_error(s, n, n, json_tokener_continue, d);
-		else
-			accepted = true;
-	} else if (te == json_tokener_success) {
-		accepted = end == n;
-	} else if (te != json_tokener_continue && parsed >= skel) {
-		r = json_text_syntax_error(s, n, base + parsed - skel, te, d);
-	}
-	json_object_put(v);
-	json_tokener_free(tok);
-	free(buf);
-	if (r != 1)
-		return r;
-	/* json-c took the whole text: what it held was judged first */
-	if (accepted && first < n && s[first] == 'n')
-		return diag_err(d, -EINVAL, NULL, "expected a JSON object at the top level, got null");
-	if (accepted && first < n && s[first] != '{')
-		return diag_err(d, -EINVAL, "", "expected a JSON object at the top level, got %s",
-				json_text_kind(s, n, first));
-	return syntax_err(d, s, n, sc->at, "%s", sc->why);
-}
-
-int json_text_scan(const char *s, size_t n, const char *pre, struct json_text_report **out,
+int json_scan(const char *s, size_t n, const char *pre, struct json_scan_report **out,
 		   scmpc_diag *d)
 {
 	struct scan *sc = calloc(1, sizeof(*sc));
@@ -977,7 +636,8 @@ int json_text_scan(const char *s, size_t n, const char *pre, struct json_text_re
 	if (sc->oom)
 		r = diag_err(d, -ENOMEM, NULL, "out of memory");
 	else if (sc->why[0])
-		r = jsonc_verdict(sc, d);
+		r = json_verdict(&(struct json_stop){ s, n, sc->fr, sc->nfr, sc->root_done, sc->root_end,
+						      sc->at, sc->why }, d);
 	if (r)
 		free(sc->r);
 	else
@@ -988,7 +648,7 @@ int json_text_scan(const char *s, size_t n, const char *pre, struct json_text_re
 	return r;
 }
 
-int json_text_report(struct json_text_report *r, bool in_pre, const size_t *skip, size_t nskip,
+int json_scan_report(struct json_scan_report *r, bool in_pre, const size_t *skip, size_t nskip,
 		     scmpc_diag *d)
 {
 	const struct big *b = in_pre ? &r->in_pre : &r->any;
@@ -1009,17 +669,17 @@ int json_text_report(struct json_text_report *r, bool in_pre, const size_t *skip
 	return ret;
 }
 
-void json_text_report_free(struct json_text_report *r)
+void json_scan_report_free(struct json_scan_report *r)
 {
 	free(r);
 }
 
-int json_text_check(const char *s, size_t n, const char *pre, scmpc_diag *d)
+int json_scan_check(const char *s, size_t n, const char *pre, scmpc_diag *d)
 {
-	struct json_text_report *r;
-	int ret = json_text_scan(s, n, pre, &r, d);
+	struct json_scan_report *r;
+	int ret = json_scan(s, n, pre, &r, d);
 
-	return ret ? ret : json_text_report(r, pre[0] != '\0', NULL, 0, d);
+	return ret ? ret : json_scan_report(r, pre[0] != '\0', NULL, 0, d);
 }
 
 /* ---------------------------------------- after the checks: navigation */
@@ -1057,11 +717,11 @@ size_t json_text_skip(const char *s, size_t n, size_t i)
 		} else if (ch == '}' || ch == ']') {
 			depth--;
 			i++;
-		} else if (is_ws(ch) || ch == ',' || ch == ':') {
+		} else if (json_ws(ch) || ch == ',' || ch == ':') {
 			i++;
 		} else {
 			/* a number or a literal */
-			while (i < n && !is_ws(s[i]) && s[i] != ',' && s[i] != ']' && s[i] != '}')
+			while (i < n && !json_ws(s[i]) && s[i] != ',' && s[i] != ']' && s[i] != '}')
 				i++;
 		}
 		if (!depth)
@@ -1070,9 +730,10 @@ size_t json_text_skip(const char *s, size_t n, size_t i)
 	return n;
 }
 
+/* The first offset from I that is not white space. */
 static size_t skip_ws(const char *s, size_t n, size_t i)
 {
-	while (i < n && is_ws(s[i]))
+	while (i < n && json_ws(s[i]))
 		i++;
 	return i;
 }
