@@ -9,21 +9,17 @@
  * (profiles/seccomp) decision for decision, including where they are looser
  * or stricter than the runtime-spec's prose.
  *
- * json_scan.c reads the whole text once and checks it: what is not UTF-8
- * JSON at all, json-c's errors in clearer words, and what json-c lets
- * through and Go's encoding/json does not (NaN, single-quoted keys, raw
- * control characters in strings, integers beyond 64 bits).  json-c then
- * gives the values, but never one tree of the document, which took 19
- * times the text: the objects down to the profile are read from the text
- * member by member, each scalar parsed on its own, and an array of objects
- * (syscalls, archMap) one element's tree at a time.  Keys are matched
- * to fields as Go matches them, in text order, which json-c's tree cannot
- * tell (see resolve()).  JSON null is what Go makes of it: "not set" for a
- * pointer or a slice, nothing at all for a string or a number.
+ * The text is read through the JSON document (json_doc.h), which checks it
+ * once and then answers from the text or from json-c as it sees fit: the
+ * objects down to the profile are read member by member, each scalar
+ * parsed on its own, and an array of objects (syscalls, archMap) one
+ * element's tree at a time.  Keys are matched to fields as Go matches
+ * them, in text order, which json-c's tree cannot tell (see resolve()).
+ * JSON null is what Go makes of it: "not set" for a pointer or a slice,
+ * nothing at all for a string or a number.
  */
 #include <ctype.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +27,7 @@
 #include <sys/utsname.h>
 #include <json-c/json.h>
 #include "policy/policy.h"
-#include "front/json_scan.h"
+#include "front/json_doc.h"
 
 #define PATH_LEN 256
 /* A hostile profile can multiply names by same-index conditions; stop well
@@ -41,8 +37,7 @@
 struct jctx {
 	scmpc_diag *d;
 	struct scmpc_json_opts o;
-	const char *text;	/* the document, past json_scan() */
-	size_t len;
+	struct jdoc doc;	/* the text and json-c's values */
 	bool config;		/* a config.json: the profile is its linux.seccomp */
 	char pre[PATH_LEN];	/* "" or linux.seccomp as spelled: prefix of every path */
 	bool docker;		/* Docker/Podman extensions are understood */
@@ -52,16 +47,9 @@ struct jctx {
 	bool have_kernel;
 	unsigned kmaj, kmin;
 	size_t nrules;
-	struct json_members mem;	/* reused by each resolve() */
-	json_tokener *tok;		/* for values read anew from the text */
-	json_object **owned;		/* what reparse() made, put at the end */
-	size_t nowned, owncap;
-	size_t *skip;			/* keys of a duplicate refused: no warning */
-	size_t nskip, skipcap;
 	bool listed[SCMPC_ARCH_COUNT + 1];	/* named by architectures or archMap */
 	bool flags_given;			/* the profile has "flags" */
 	uint32_t stubmax[SCMPC_ARCH_COUNT + 1];	/* runc's stub: highest number named */
-	size_t parsed_at, parsed_end;	/* the value reparse() read last */
 };
 
 /* ------------------------------------------------------------ reporting */
@@ -134,30 +122,22 @@ static const char *ipath(char *buf, const char *base, size_t i)
 /* ------------------------------------------------------- typed access */
 
 
-static const char *kind(json_object *v)
+/* V is of type T (an object, an array or a string), whether json-c holds
+ * it or it is only in the text. */
+static int want_vtype(struct jctx *c, struct jval v, enum json_type t, const char *where)
 {
-	switch (json_object_get_type(v)) {
-	case json_type_null: return "null";
-	case json_type_boolean: return "a boolean";
-	case json_type_double: return "a non-integer number";
-	case json_type_int: return "a number";
-	case json_type_object: return "an object";
-	case json_type_array: return "an array";
-	case json_type_string: return "a string";
-	}
-	return "an unknown value";
+	if (jdoc_is(&c->doc, v, t))
+		return 0;
+	return jerr(c, where, "expected %s, got %s", jdoc_type_name(t), jdoc_kind(&c->doc, v));
 }
 
+/* want_vtype() for a value json-c holds: once for every name of every
+ * entry, so json-c answers at once. */
 static int want_type(struct jctx *c, json_object *v, enum json_type t, const char *where)
 {
-	static const char *const names[] = {
-		[json_type_object] = "an object",
-		[json_type_array] = "an array",
-		[json_type_string] = "a string",
-	};
 	if (json_object_is_type(v, t))
 		return 0;
-	return jerr(c, where, "expected %s, got %s", names[t], kind(v));
+	return want_vtype(c, (struct jval){ v, 0, false }, t, where);
 }
 
 static int want_string(struct jctx *c, json_object *v, const char *where, const char **out)
@@ -173,34 +153,36 @@ static int want_string(struct jctx *c, json_object *v, const char *where, const 
 	return 0;
 }
 
-/* V, which starts at AT in the text, as an unsigned integer.  Negative
- * numbers are quoted from the text, not from json-c, which saturates those
- * below INT64_MIN and reads "-0" as 0. */
-static int want_u64(struct jctx *c, json_object *v, size_t at, const char *where, uint64_t *out)
+/* V as an unsigned integer.  Negative numbers are quoted from the text,
+ * not from json-c, which saturates those below INT64_MIN and reads "-0" as
+ * 0. */
+static int want_u64(struct jctx *c, struct jval v, const char *where, uint64_t *out)
 {
-	switch (json_object_get_type(v)) {
+	const char *t;
+	size_t n;
+
+	switch (json_object_get_type(v.j)) {
 	case json_type_int:
-		if (at < c->len && c->text[at] == '-') {
-			size_t n = json_text_skip(c->text, c->len, at) - at;
+		if ((t = jdoc_text(&c->doc, v))[0] == '-') {
+			n = jdoc_text_len(&c->doc, v);
 			/* Go's strconv.ParseUint, which decodes runc's and
 			 * Docker's unsigned fields, refuses any sign, so "-0"
 			 * fails there as -1 does. */
-			if (n == 2 && c->text[at + 1] == '0')
+			if (n == 2 && t[1] == '0')
 				return jerr(c, where, "expected an unsigned integer, got -0 "
 					    "(runc and Docker refuse a minus sign even on zero)");
 			if (n > 40)
 				return jerr(c, where, "expected an unsigned integer, got %.20s... "
-					    "(%zu digits)", c->text + at, n - 1);
-			return jerr(c, where, "expected an unsigned integer, got %.*s", (int)n,
-				    c->text + at);
+					    "(%zu digits)", t, n - 1);
+			return jerr(c, where, "expected an unsigned integer, got %.*s", (int)n, t);
 		}
-		*out = json_object_get_uint64(v);
+		*out = json_object_get_uint64(v.j);
 		return 0;
 	case json_type_double:
 		return jerr(c, where, "expected an unsigned integer, got %s",
-			    json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+			    json_object_to_json_string_ext(v.j, JSON_C_TO_STRING_PLAIN));
 	default:
-		return jerr(c, where, "expected an unsigned integer, got %s", kind(v));
+		return jerr(c, where, "expected an unsigned integer, got %s", jdoc_kind(&c->doc, v));
 	}
 }
 
@@ -259,23 +241,10 @@ static int parse_kver(struct jctx *c, const char *s, const char *where, unsigned
  * last counts.  json-c keeps one entry per exact key, with the last value
  * but at the first one's place, and cuts a key at a NUL character: its
  * tree cannot say which of "defaultAction" and "DefaultAction" came last.
- * So each object is read from its members in the text (json_scan.c), and
- * the values come from json-c's tree where it kept the right one.
+ * So each object is read from its members in the text (jdoc_members()),
+ * and the values come from json-c's tree where it kept the right one
+ * (jdoc_member()).
  */
-
-/* A value and where it starts in the text.  LAZY: an object or an array
- * that is only in the text, read member by member or one element at a
- * time, never as one tree (j is NULL). */
-struct jval {
-	json_object *j;
-	size_t at;
-	bool lazy;
-};
-
-static bool has(struct jval v)
-{
-	return v.j || v.lazy;
-}
 
 /* What Go does with a second value for a field depends on the field's Go
  * type. */
@@ -365,26 +334,11 @@ static const char *fpath(char *buf, const char *base, const struct jobj *o, cons
 	return kpath(buf, base, jkey(o, name));
 }
 
-/* Elements of the array V, with their place in the text. */
-static struct jval elem_first(const struct jctx *c, struct jval v)
-{
-	struct jval e = { json_object_array_get_idx(v.j, 0), json_text_first(c->text, c->len, v.at),
-			  false };
-	return e;
-}
-
-static struct jval elem_next(const struct jctx *c, struct jval v, size_t i, struct jval e)
-{
-	struct jval n = { json_object_array_get_idx(v.j, i), json_text_next(c->text, c->len, e.at),
-			  false };
-	return n;
-}
-
 /* Member I's key, for a message: control characters, which could drive
  * the terminal, and NUL become '?', as in json_scan.c's paths. */
-static const char *shown_key(const struct json_members *ms, size_t i, char *buf, size_t size)
+static const char *shown_key(const struct jmembers *ms, size_t i, char *buf, size_t size)
 {
-	const char *k = ms->keys + ms->m[i].koff;
+	const char *k = jmember_key(ms, i);
 	size_t n = ms->m[i].klen, w = 0;
 
 	for (size_t j = 0; j < n && w + 4 < size; j++) {
@@ -398,141 +352,67 @@ static const char *shown_key(const struct json_members *ms, size_t i, char *buf,
 }
 
 /* Member I's key, which names a field and so fits in KEY_LEN. */
-static const char *field_key(const struct json_members *ms, size_t i, char *buf)
+static const char *field_key(const struct jmembers *ms, size_t i, char *buf)
 {
 	size_t n = ms->m[i].klen < KEY_LEN ? ms->m[i].klen : KEY_LEN - 1;
-	memcpy(buf, ms->keys + ms->m[i].koff, n);
+	memcpy(buf, jmember_key(ms, i), n);
 	buf[n] = '\0';
 	return buf;
 }
 
-static bool same_key(const struct json_members *ms, size_t i, size_t j)
+/* Members I and J have the very same key. */
+static bool same_key(const struct jmembers *ms, size_t i, size_t j)
 {
 	return ms->m[i].klen == ms->m[j].klen &&
-	       !memcmp(ms->keys + ms->m[i].koff, ms->keys + ms->m[j].koff, ms->m[i].klen);
+	       !memcmp(jmember_key(ms, i), jmember_key(ms, j), ms->m[i].klen);
 }
 
 /* The field of DEFS member I names (Go's fields here never fold to one
  * another, so an exact match and a folded one cannot compete), NONE or
  * IGNORED. */
-static size_t field_of(const struct jctx *c, const struct fdef *defs, const struct json_members *ms,
+static size_t field_of(const struct jctx *c, const struct fdef *defs, const struct jmembers *ms,
 		       size_t i)
 {
 	for (size_t k = 0; defs[k].name; k++)
-		if (json_fold_eq(ms->keys + ms->m[i].koff, ms->m[i].klen, defs[k].name))
+		if (jdoc_key_is(ms, i, defs[k].name))
 			return defs[k].docker && !c->docker ? IGNORED : k;
 	return NONE;
-}
-
-/* The value at AT parsed anew, for a value json-c's tree no longer has;
- * NULL only without memory, since the text is known to be good and null is
- * never asked for. */
-static json_object *reparse(struct jctx *c, size_t at)
-{
-	size_t end = json_text_skip(c->text, c->len, at);
-	json_object *v;
-
-	c->parsed_at = at;
-	c->parsed_end = end;
-	if (!c->tok) {
-		if (!(c->tok = json_tokener_new_ex(JSON_MAX_DEPTH)))
-			return NULL;
-		json_tokener_set_flags(c->tok, JSON_TOKENER_STRICT);
-	}
-	json_tokener_reset(c->tok);
-	v = json_tokener_parse_ex(c->tok, c->text + at, (int)(end - at));
-	/* a number needs to see where it ends */
-	if (!v && json_tokener_get_error(c->tok) == json_tokener_continue)
-		v = json_tokener_parse_ex(c->tok, "", 1);
-	return v;
-}
-
-/* The value at AT parsed anew into *OUT, kept until own_release(); null
- * is NULL, as json-c gives it. */
-static int own_parse(struct jctx *c, size_t at, json_object **out)
-{
-	*out = NULL;
-	if (c->text[at] == 'n')
-		return 0;
-	if (!array_reserve(&c->owned, &c->owncap, c->nowned, sizeof(*c->owned), 8) ||
-	    !(*out = reparse(c, at)))
-		return diag_err(c->d, -ENOMEM, NULL, "out of memory");
-	c->owned[c->nowned++] = *out;
-	return 0;
-}
-
-/* Frees what own_parse() made since MARK. */
-static void own_release(struct jctx *c, size_t mark)
-{
-	while (c->nowned > mark)
-		json_object_put(c->owned[--c->nowned]);
-}
-
-/* The value of member W of O, a field of kind KIND.  json-c keeps, for each
- * key cut at its first NUL, the last value: W's, unless a later key cuts to
- * the same, and then W's is parsed anew.  In an object that is only in the
- * text every value is parsed on its own, but for the objects and arrays
- * of objects, left in the text. */
-static int member_value(struct jctx *c, struct jval o, const struct json_members *ms, size_t w,
-			enum fkind kind, struct jval *out)
-{
-	const struct json_member *m = &ms->m[w];
-	char key[KEY_LEN];
-	bool anew = !o.j;
-
-	out->j = NULL;
-	out->at = m->at;
-	out->lazy = false;
-	if (anew && (kind == F_OBJ || kind == F_OBJS) &&
-	    (c->text[m->at] == '{' || c->text[m->at] == '[')) {
-		out->lazy = true;
-		return 0;
-	}
-	for (size_t j = w + 1; j < ms->n && !anew; j++) {
-		const char *kj = ms->keys + ms->m[j].koff;
-		const char *nul = memchr(kj, '\0', ms->m[j].klen);
-		size_t cut = nul ? (size_t)(nul - kj) : ms->m[j].klen;
-		anew = cut == m->klen && !memcmp(kj, ms->keys + m->koff, cut);
-	}
-	if (anew)
-		return own_parse(c, m->at, &out->j);
-	json_object_object_get_ex(o.j, field_key(ms, w, key), &out->j);
-	return 0;
 }
 
 /* Go decodes every value a key is given, so one of the wrong type fails
  * the profile even where a later key replaces it. */
 static int check_replaced(struct jctx *c, enum fkind kind, size_t at, const char *where)
 {
-	json_object *v;
+	struct jval v = jval_at(at);
+	size_t mark = jdoc_mark(&c->doc);
 	const char *s;
 	uint64_t u;
 	unsigned a, b;
 	int r = 0;
 
-	if (c->text[at] == 'n' || kind == F_OBJ || kind == F_OBJS)
+	if (jdoc_is(&c->doc, v, json_type_null) || kind == F_OBJ || kind == F_OBJS)
 		return 0;
-	if (!(v = reparse(c, at)))
-		return diag_err(c->d, -ENOMEM, NULL, "out of memory");
+	if ((r = jdoc_load(&c->doc, &v)))
+		return r;
 	switch (kind) {
 	case F_STR:
-		r = want_type(c, v, json_type_string, where);
+		r = want_type(c, v.j, json_type_string, where);
 		break;
 	case F_UINT:
 	case F_PUINT:
-		r = want_u64(c, v, at, where, &u);
+		r = want_u64(c, v, where, &u);
 		break;
 	case F_KVER:
-		if (!(r = want_string(c, v, where, &s)))
+		if (!(r = want_string(c, v.j, where, &s)))
 			r = parse_kver(c, s, where, &a, &b);
 		break;
 	case F_LIST:
-		r = want_string_array(c, v, where);
+		r = want_string_array(c, v.j, where);
 		break;
 	default:
 		break;
 	}
-	json_object_put(v);
+	jdoc_release(&c->doc, mark);
 	return r;
 }
 
@@ -562,18 +442,15 @@ struct occ {
 /* Go merges a second object into the first, and decodes a second array of
  * objects into the first one's elements (golang/go#21092), so the result
  * mixes both; scmpc refuses rather than guess. */
-static int refuse_merge(struct jctx *c, const struct fdef *defs, size_t k, const struct json_members *ms,
+static int refuse_merge(struct jctx *c, const struct fdef *defs, size_t k, const struct jmembers *ms,
 			const struct occ *o, const char *where)
 {
 	char a[KEY_LEN], b[KEY_LEN], p[PATH_LEN];
+	int r;
 
-	for (size_t i = o->first; i <= o->last; i++) {
-		if (field_of(c, defs, ms, i) != k)
-			continue;
-		if (!array_reserve(&c->skip, &c->skipcap, c->nskip, sizeof(*c->skip), 8))
-			return diag_err(c->d, -ENOMEM, NULL, "out of memory");
-		c->skip[c->nskip++] = ms->m[i].key_at;
-	}
+	for (size_t i = o->first; i <= o->last; i++)
+		if (field_of(c, defs, ms, i) == k && (r = jdoc_unwarn(&c->doc, ms->m[i].key_at)))
+			return r;
 	kpath(p, where, field_key(ms, o->second, b));
 	if (same_key(ms, o->first, o->second))
 		return jerr(c, p, "duplicate key: runc and Docker would merge the two values, not keep the "
@@ -585,7 +462,7 @@ static int refuse_merge(struct jctx *c, const struct fdef *defs, size_t k, const
 
 /* Says how Go reads the keys F found for field DEF, at KEY (member SHOWN):
  * as a field they name but for case, or several as one field. */
-static void warn_field(struct jctx *c, const struct fdef *def, const struct json_members *ms,
+static void warn_field(struct jctx *c, const struct fdef *def, const struct jmembers *ms,
 		       const struct occ *f, size_t shown, const char *key, const char *where)
 {
 	char ob[KEY_LEN], p[PATH_LEN];
@@ -609,7 +486,7 @@ static void warn_field(struct jctx *c, const struct fdef *def, const struct json
 static int resolve(struct jctx *c, struct jval o, const char *where, const struct fdef *defs, bool closed,
 		   struct jobj *out)
 {
-	struct json_members *ms = &c->mem;
+	const struct jmembers *ms;
 	struct occ occ[MAX_FIELDS];
 	char kb[KEY_LEN], p[PATH_LEN], ub[160];
 	size_t nf = 0;
@@ -624,11 +501,11 @@ static int resolve(struct jctx *c, struct jval o, const char *where, const struc
 		occ[k].n = 0;
 		occ[k].alt = occ[k].win = NONE;
 	}
-	if ((r = json_text_members(c->text, c->len, o.at, ms)))
-		return diag_err(c->d, r, where, "out of memory");
+	if ((r = jdoc_members(&c->doc, o, where, &ms)))
+		return r;
 	for (size_t i = 0; i < ms->n; i++) {
 		size_t k = field_of(c, defs, ms, i);
-		bool null = c->text[ms->m[i].at] == 'n';
+		bool null = ms->m[i].null;
 		struct occ *f;
 
 		if (k >= nf)
@@ -670,23 +547,11 @@ static int resolve(struct jctx *c, struct jval o, const char *where, const struc
 		warn_field(c, &defs[k], ms, &occ[k], shown, field_key(ms, shown, jf->key), where);
 		if (occ[k].win == NONE)
 			continue;
-		if ((r = member_value(c, o, ms, i, defs[k].kind, &jf->v)))
+		if ((r = jdoc_member(&c->doc, o, ms, i, defs[k].kind == F_OBJ || defs[k].kind == F_OBJS,
+				     &jf->v)))
 			return r;
 	}
 	return 0;
-}
-
-/* want_type() for a value that may be only in the text. */
-static int want_vtype(struct jctx *c, struct jval v, enum json_type t, const char *where)
-{
-	const char *k;
-
-	if (!v.lazy)
-		return want_type(c, v.j, t, where);
-	k = json_value_kind(c->text, c->len, v.at);
-	if ((t == json_type_object && c->text[v.at] == '{') || (t == json_type_array && c->text[v.at] == '['))
-		return 0;
-	return jerr(c, where, "expected %s, got %s", t == json_type_object ? "an object" : "an array", k);
 }
 
 /* Resolves V at WHERE after checking that it is an object. */
@@ -695,25 +560,6 @@ static int want_object(struct jctx *c, struct jval v, const char *where, const s
 {
 	int r = want_vtype(c, v, json_type_object, where);
 	return r ? r : resolve(c, v, where, defs, closed, out);
-}
-
-/* The elements of an array only in the text: the first and the next one
- * at AT, each parsed on its own (see own_parse()); V.at is past the end
- * when there is none. */
-static int lazy_elem(struct jctx *c, size_t at, struct jval *v)
-{
-	v->at = at;
-	v->lazy = false;
-	v->j = NULL;
-	return at < c->len ? own_parse(c, at, &v->j) : 0;
-}
-
-/* The element after the one at AT, which lazy_elem() read. */
-static size_t lazy_next(struct jctx *c, size_t at)
-{
-	if (at == c->parsed_at && c->parsed_end > at)
-		return json_text_after(c->text, c->len, c->parsed_end);
-	return json_text_next(c->text, c->len, at);
 }
 
 /* ------------------------------------------------------- vocabularies */
@@ -1025,16 +871,16 @@ static int parse_arg(struct jctx *c, struct jval a, const char *aw, bool keep, s
 	if ((r = want_object(c, a, aw, arg_fields, true, &ao)))
 		return r;
 	if ((v = jget(&ao, "index"))) {
-		if ((r = want_u64(c, v, jv(&ao, "index").at, fpath(b, aw, &ao, "index"), &index)))
+		if ((r = want_u64(c, jv(&ao, "index"), fpath(b, aw, &ao, "index"), &index)))
 			return r;
 		has_index = true;
 	}
 	if ((v = jget(&ao, "value"))) {
-		if ((r = want_u64(c, v, jv(&ao, "value").at, fpath(b, aw, &ao, "value"), &value)))
+		if ((r = want_u64(c, jv(&ao, "value"), fpath(b, aw, &ao, "value"), &value)))
 			return r;
 		has_value = true;
 	}
-	if ((v = jget(&ao, "valueTwo")) && (r = want_u64(c, v, jv(&ao, "valueTwo").at,
+	if ((v = jget(&ao, "valueTwo")) && (r = want_u64(c, jv(&ao, "valueTwo"),
 							 fpath(b, aw, &ao, "valueTwo"), &value2)))
 		return r;
 	if ((v = jget(&ao, "op")) && (r = want_string(c, v, fpath(b, aw, &ao, "op"), &op)))
@@ -1137,7 +983,8 @@ static int parse_entry(struct jctx *c, struct jval e, const char *ew)
 {
 	char b[PATH_LEN], nb[PATH_LEN];
 	json_object *v, *names = NULL;
-	struct jval args = { NULL, 0, false }, ae;
+	struct jval args = { NULL, 0, false };
+	struct jelems ae;
 	struct jobj eo;
 	const char *name = NULL, *act_s = NULL, *errno_s = NULL, *s;
 	uint64_t ret = 0;
@@ -1172,7 +1019,7 @@ static int parse_entry(struct jctx *c, struct jval e, const char *ew)
 	if ((v = jget(&eo, "action")) && (r = want_string(c, v, fpath(b, ew, &eo, "action"), &act_s)))
 		return r;
 	if ((v = jget(&eo, "errnoRet"))) {
-		if ((r = want_u64(c, v, jv(&eo, "errnoRet").at, fpath(b, ew, &eo, "errnoRet"), &ret)))
+		if ((r = want_u64(c, jv(&eo, "errnoRet"), fpath(b, ew, &eo, "errnoRet"), &ret)))
 			return r;
 		has_ret = true;
 	}
@@ -1183,10 +1030,10 @@ static int parse_entry(struct jctx *c, struct jval e, const char *ew)
 	}
 	if (nargs && !(conds = calloc(nargs, sizeof(*conds))))
 		return diag_err(c->d, -ENOMEM, ew, "out of memory");
-	for (size_t k = 0; k < nargs; k++) {
-		ae = k ? elem_next(c, args, k, ae) : elem_first(c, args);
+	ae = jdoc_elems(args);
+	for (size_t k = 0; k < nargs && jdoc_elem_next(&c->doc, &ae); k++) {
 		ipath(nb, fpath(b, ew, &eo, "args"), k);
-		if ((r = parse_arg(c, ae, nb, keep, &conds[k])))
+		if ((r = parse_arg(c, ae.e, nb, keep, &conds[k])))
 			goto out;
 		/* runc: one index used twice turns the whole AND into an OR of
 		 * single conditions (the pre-2.4 libseccomp behaviour it keeps). */
@@ -1283,7 +1130,6 @@ static int parse_archmap(struct jctx *c, struct jval map, const char *mw)
 	char b[PATH_LEN], eb[PATH_LEN], sb[PATH_LEN];
 	const char *target = arch_token(c->o.arch), *s;
 	struct jobj mo, chosen;
-	struct jval e;
 	json_object *v;
 	size_t chosen_i = NONE;
 	int r;
@@ -1292,13 +1138,12 @@ static int parse_archmap(struct jctx *c, struct jval map, const char *mw)
 		return r;
 	/* Each element's tree lives to the end: the one chosen is read after
 	 * the loop, and archMap is small. */
-	for (size_t i = 0, at = json_text_first(c->text, c->len, map.at); at < c->len;
-	     i++, at = json_text_next(c->text, c->len, at)) {
+	for (struct jelems e = jdoc_elems(map); jdoc_elem_next(&c->doc, &e);) {
 		const char *arch = NULL;
-		if ((r = lazy_elem(c, at, &e)))
+		if ((r = jdoc_load(&c->doc, &e.e)))
 			return r;
-		ipath(eb, mw, i);
-		if ((r = want_object(c, e, eb, archmap_fields, true, &mo)))
+		ipath(eb, mw, e.i);
+		if ((r = want_object(c, e.e, eb, archmap_fields, true, &mo)))
 			return r;
 		if ((v = jget(&mo, "architecture")) &&
 		    (r = want_string(c, v, fpath(b, eb, &mo, "architecture"), &arch)))
@@ -1308,7 +1153,7 @@ static int parse_archmap(struct jctx *c, struct jval map, const char *mw)
 			return r;
 		if (chosen_i == NONE && arch && !strcmp(arch, target)) {
 			chosen = mo;
-			chosen_i = i;
+			chosen_i = e.i;
 		}
 	}
 	if (chosen_i == NONE)
@@ -1339,10 +1184,9 @@ static int parse_arches(struct jctx *c, const struct jobj *po, const char *w)
 		return r;
 	if (arches && (r = want_string_array(c, arches, fpath(b, w, po, "architectures"))))
 		return r;
-	if (has(map) && (r = want_vtype(c, map, json_type_array, fpath(b, w, po, "archMap"))))
+	if (jval_has(map) && (r = want_vtype(c, map, json_type_array, fpath(b, w, po, "archMap"))))
 		return r;
-	if (arches && has(map) && json_object_array_length(arches) &&
-	    json_text_first(c->text, c->len, map.at) < c->len)
+	if (arches && jval_has(map) && json_object_array_length(arches) && !jdoc_empty(&c->doc, map))
 		return jerr(c, fpath(b, w, po, "archMap"),
 			    "both \"architectures\" and \"archMap\" are set; use one");
 	/* moby appends the archMap group to "architectures"; since at most
@@ -1352,7 +1196,7 @@ static int parse_arches(struct jctx *c, const struct jobj *po, const char *w)
 		if ((r = add_arch_token(c, tok, ipath(ib, fpath(b, w, po, "architectures"), i))))
 			return r;
 	}
-	return has(map) ? parse_archmap(c, map, fpath(b, w, po, "archMap")) : 0;
+	return jval_has(map) ? parse_archmap(c, map, fpath(b, w, po, "archMap")) : 0;
 }
 
 /* ------------------------------------------------------------ profile */
@@ -1371,7 +1215,7 @@ static int parse_default(struct jctx *c, const struct jobj *po, const char *w)
 	    (r = want_string(c, v, fpath(b, w, po, "defaultAction"), &defact)))
 		return r;
 	if ((v = jget(po, "defaultErrnoRet"))) {
-		if ((r = want_u64(c, v, jv(po, "defaultErrnoRet").at,
+		if ((r = want_u64(c, jv(po, "defaultErrnoRet"),
 				  fpath(b, w, po, "defaultErrnoRet"), &ret)))
 			return r;
 		has_ret = true;
@@ -1504,8 +1348,8 @@ static int parse_profile(struct jctx *c, struct jval prof)
 	const char *w = c->pre;
 	char b[PATH_LEN], eb[PATH_LEN];
 	struct jobj po;
-	struct jval v, e;
-	size_t i = 0, at, mark;
+	struct jval v;
+	size_t mark;
 	int r;
 
 	if ((r = resolve(c, prof, w, top_fields, true, &po)) || (r = parse_default(c, &po, w)))
@@ -1521,71 +1365,68 @@ static int parse_profile(struct jctx *c, struct jval prof)
 	if ((r = parse_arches(c, &po, w)) || (r = parse_flags(c, &po, w)) ||
 	    (r = parse_listener(c, &po, w)))
 		return r;
-	if (!has(v = jv(&po, "syscalls")))
+	if (!jval_has(v = jv(&po, "syscalls")))
 		return runtime_setup(c);
 	fpath(b, w, &po, "syscalls");
 	if ((r = want_vtype(c, v, json_type_array, b)))
 		return r;
 	/* one entry's tree at a time */
-	mark = c->nowned;
-	for (at = json_text_first(c->text, c->len, v.at); at < c->len; at = lazy_next(c, at), i++) {
-		if (!(r = lazy_elem(c, at, &e)))
-			r = parse_entry(c, e, ipath(eb, b, i));
-		own_release(c, mark);
+	mark = jdoc_mark(&c->doc);
+	for (struct jelems e = jdoc_elems(v); jdoc_elem_next(&c->doc, &e);) {
+		if (!(r = jdoc_load(&c->doc, &e.e)))
+			r = parse_entry(c, e.e, ipath(eb, b, e.i));
+		jdoc_release(&c->doc, mark);
 		if (r)
 			return r;
 	}
 	return runtime_setup(c);
 }
 
-/* Some key of OBJECT names a Docker field of DEFS, as Go would match it;
- * null counts, as it does for json-c. */
-static int has_docker_key(struct jctx *c, size_t at, const struct fdef *defs, bool *yes)
+/* Some key of MS names a Docker field of DEFS, as Go would match it; null
+ * counts, as it does for json-c. */
+static bool docker_key(const struct jmembers *ms, const struct fdef *defs)
 {
-	int r = json_text_members(c->text, c->len, at, &c->mem);
-
-	if (r)
-		return diag_err(c->d, r, NULL, "out of memory");
-	for (size_t i = 0; i < c->mem.n && !*yes; i++)
-		for (size_t k = 0; defs[k].name && !*yes; k++)
-			*yes = defs[k].docker && json_fold_eq(c->mem.keys + c->mem.m[i].koff,
-								   c->mem.m[i].klen, defs[k].name);
-	return 0;
+	for (size_t i = 0; i < ms->n; i++)
+		for (size_t k = 0; defs[k].name; k++)
+			if (defs[k].docker && jdoc_key_is(ms, i, defs[k].name))
+				return true;
+	return false;
 }
 
 /* Docker and Podman fields at the top or in an entry make a Docker
  * profile. */
 static int looks_docker(struct jctx *c, struct jval prof, bool *docker)
 {
-	size_t syscalls = NONE;
+	const struct jmembers *ms;
+	struct jval syscalls = { NULL, 0, false };
 	int r;
 
-	*docker = false;
-	if ((r = has_docker_key(c, prof.at, top_fields, docker)) || *docker)
+	if ((r = jdoc_members(&c->doc, prof, NULL, &ms)) || (*docker = docker_key(ms, top_fields)))
 		return r;
 	/* the entries Go would decode: those of the last "syscalls" */
-	for (size_t i = 0; i < c->mem.n; i++)
-		if (json_fold_eq(c->mem.keys + c->mem.m[i].koff, c->mem.m[i].klen, "syscalls"))
-			syscalls = c->mem.m[i].at;
-	if (syscalls == NONE || c->text[syscalls] != '[')
+	for (size_t i = 0; i < ms->n; i++)
+		if (jdoc_key_is(ms, i, "syscalls"))
+			syscalls = jval_at(ms->m[i].at);
+	if (!jval_has(syscalls) || !jdoc_is(&c->doc, syscalls, json_type_array))
 		return 0;
-	for (size_t at = json_text_first(c->text, c->len, syscalls); at < c->len && !*docker;
-	     at = json_text_next(c->text, c->len, at))
-		if (c->text[at] == '{' && (r = has_docker_key(c, at, entry_fields, docker)))
+	for (struct jelems e = jdoc_elems(syscalls); !*docker && jdoc_elem_next(&c->doc, &e);) {
+		if (!jdoc_is(&c->doc, e.e, json_type_object))
+			continue;
+		if ((r = jdoc_members(&c->doc, e.e, NULL, &ms)))
 			return r;
+		*docker = docker_key(ms, entry_fields);
+	}
 	return 0;
 }
 
-/* The profile: the document itself, or a config.json's linux.seccomp. */
-static int read_document(struct jctx *c)
+/* The profile in the document DOC: the document itself, or a
+ * config.json's linux.seccomp. */
+static int read_document(struct jctx *c, struct jval doc)
 {
-	struct jval doc = { NULL, 0, true }, lx, prof;
+	struct jval lx, prof;
 	struct jobj so, lo;
 	int r;
 
-	while (doc.at < c->len && (c->text[doc.at] == ' ' || c->text[doc.at] == '\t' ||
-				   c->text[doc.at] == '\n' || c->text[doc.at] == '\r'))
-		doc.at++;
 	/* No profile field folds to these, so they tell a config.json. */
 	if ((r = resolve(c, doc, "", spec_fields, false, &so)))
 		return r;
@@ -1600,26 +1441,14 @@ static int read_document(struct jctx *c)
 	if (c->o.flavor == SCMPC_JSON_DOCKER)
 		return jerr(c, "", "expected a Docker profile, got an OCI config.json");
 	lx = jv(&so, "linux");
-	if (has(lx) && (r = want_object(c, lx, jkey(&so, "linux"), linux_fields, false, &lo)))
+	if (jval_has(lx) && (r = want_object(c, lx, jkey(&so, "linux"), linux_fields, false, &lo)))
 		return r;
-	kpath(c->pre, jkey(&so, "linux"), has(lx) ? jkey(&lo, "seccomp") : "seccomp");
-	if (!has(lx) || !has(prof = jv(&lo, "seccomp")))
+	kpath(c->pre, jkey(&so, "linux"), jval_has(lx) ? jkey(&lo, "seccomp") : "seccomp");
+	if (!jval_has(lx) || !jval_has(prof = jv(&lo, "seccomp")))
 		return jerr(c, c->pre, "config.json has no linux.seccomp");
 	if ((r = want_vtype(c, prof, json_type_object, c->pre)))
 		return r;
 	return parse_profile(c, prof);
-}
-
-/* Passes on to TO what the reading said in FROM. */
-static int replay(scmpc_diag *from, scmpc_diag *to, int r)
-{
-	if (from == to)
-		return r;
-	for (size_t i = 0; i < scmpc_diag_warning_count(from); i++)
-		diag_warn(to, "%s", scmpc_diag_warning(from, i));
-	if (r)
-		diag_err(to, r, scmpc_diag_where(from), "%s", scmpc_diag_message(from));
-	return r;
 }
 
 static const char *const runtime_names[] = {
@@ -1646,9 +1475,8 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 				     scmpc_policy **out, scmpc_diag *d)
 {
 	struct jctx c;
-	struct json_scan_report *rep;
-	size_t first = 0;
-	int r = 0, rt;
+	struct jval root;
+	int r;
 
 	memset(&c, 0, sizeof(c));
 	c.d = d;
@@ -1677,55 +1505,11 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 	if (!arch_info(c.o.arch))
 		return diag_err(d, -EINVAL, NULL, "unsupported target architecture %d", (int)c.o.arch);
 	c.caps = c.o.caps ? c.o.caps : docker_default_caps;
-	c.text = json ? json : "";
-	c.len = len;
-	/* Editors on Windows start UTF-8 files with a byte order mark, which
-	 * JSON forbids but users cannot see; positions count from past it.
-	 * Every leading one goes, so that a caller that took one off first
-	 * (as scmp-compile did) gets what the text itself gets. */
-	while (c.len >= 3 && !memcmp(c.text, "\xef\xbb\xbf", 3)) {
-		c.text += 3;
-		c.len -= 3;
-	}
-	if (c.len > INT_MAX - 1)
-		return diag_err(d, -E2BIG, NULL, "input of %zu bytes is too large", c.len);
-	/* The one pass over the whole text: json-c reads it in pieces
-	 * afterwards, never all of it at once. */
-	if ((r = json_precheck(c.text, c.len, d)) ||
-	    (r = json_scan(c.text, c.len, "linux.seccomp", &rep, d)))
+	if ((r = jdoc_open(&c.doc, json, len, "linux.seccomp", &root, d)))
 		return r;
-	while (first < c.len && strchr(" \t\n\r", c.text[first]))
-		first++;
-	if (first < c.len && c.text[first] == 'n') {
-		json_scan_report_free(rep);
-		return diag_err(d, -EINVAL, NULL, "expected a JSON object at the top level, got null");
-	}
-	if (first >= c.len || c.text[first] != '{') {
-		json_scan_report_free(rep);
-		return jerr(&c, "", "expected a JSON object at the top level, got %s",
-			    json_value_kind(c.text, c.len, first));
-	}
-	/* The text checks' warnings come first, yet must leave out a
-	 * duplicate the reading refuses: the reading says its part to a diag
-	 * of its own, passed on after them. */
-	if (d && !(c.d = scmpc_diag_new())) {
-		json_scan_report_free(rep);
-		return diag_err(d, -ENOMEM, NULL, "out of memory");
-	}
-	r = read_document(&c);
-	/* an integer json-c could not hold makes what was read meaningless */
-	if ((rt = json_scan_report(rep, c.config, c.skip, c.nskip, d)))
-		r = rt;
-	else
-		r = replay(c.d, d, r);
-	own_release(&c, 0);
-	free(c.owned);
-	if (c.tok)
-		json_tokener_free(c.tok);
-	json_members_free(&c.mem);
-	free(c.skip);
-	if (c.d != d)
-		scmpc_diag_free(c.d);
+	c.d = c.doc.d;
+	r = read_document(&c, root);
+	r = jdoc_close(&c.doc, c.config, r);
 	if (r) {
 		scmpc_policy_free(c.p);
 		return r;

@@ -26,17 +26,8 @@
 /* Listed one by one; the rest are only counted, so that a generated file
  * full of them cannot bury the other messages. */
 #define MAX_DUP_WARNINGS 20
-/* Objects up to this many keys are compared pair by pair; larger ones are
- * sorted, so that one huge object costs n log n, not n squared. */
-#define SMALL_OBJECT 16
 
 /* --------------------------------------------------- after json-c: scan */
-
-struct key {
-	size_t off, len;	/* the decoded key in the arena */
-	size_t pos;		/* where it starts in the text */
-	const char *p;		/* arena + off, set only while sorting */
-};
 
 struct dup {
 	size_t pos;		/* the key's first repetition */
@@ -76,7 +67,7 @@ struct scan {
 	 * "a" and "\u0061" compare equal. */
 	char *arena;
 	size_t alen, acap;
-	struct key *keys;
+	struct json_key *keys;
 	size_t nkeys, kcap;
 	struct json_scan_report *r;
 };
@@ -257,44 +248,33 @@ static bool sc_string(struct scan *sc, bool decode)
 	return sc_fail(sc, "unterminated string");
 }
 
-static char ascii_upper(char ch)
+size_t json_decode_string(const char *s, size_t n, size_t at, char **buf, size_t *len, size_t *cap)
 {
-	return ch >= 'a' && ch <= 'z' ? (char)(ch - 'a' + 'A') : ch;
-}
+	struct scan sc;
+	bool ok;
 
-/* Go's encoding/json matches a key to a field as bytes.EqualFold does:
- * ASCII letters in either case, and the two other characters whose simple
- * case folding is an ASCII letter, U+017F (long s) and U+212A (Kelvin
- * sign).  The number of bytes of S that spell NAME (ASCII) that way, or
- * SIZE_MAX when S does not begin with it. */
-static size_t fold_prefix(const char *s, size_t len, const char *name)
-{
-	size_t i = 0;
-
-	for (; *name; name++) {
-		char up = ascii_upper(*name);
-		if (i < len && (unsigned char)s[i] < 0x80 && ascii_upper(s[i]) == up)
-			i++;
-		else if (up == 'S' && len - i >= 2 && !memcmp(s + i, "\xc5\xbf", 2))
-			i += 2;
-		else if (up == 'K' && len - i >= 3 && !memcmp(s + i, "\xe2\x84\xaa", 3))
-			i += 3;
-		else
-			return SIZE_MAX;
-	}
-	return i;
-}
-
-bool json_fold_eq(const char *key, size_t klen, const char *name)
-{
-	return fold_prefix(key, klen, name) == klen;
+	/* sc_string() reads no other field; the rest of a scan (frames, path)
+	 * is kilobytes, too much to clear for each key. */
+	sc.s = s;
+	sc.n = n;
+	sc.i = at;
+	sc.why[0] = '\0';
+	sc.oom = false;
+	sc.arena = *buf;
+	sc.alen = *len;
+	sc.acap = *cap;
+	ok = sc_string(&sc, true);
+	*buf = sc.arena;
+	*len = sc.alen;
+	*cap = sc.acap;
+	return ok ? sc.i : 0;
 }
 
 /* PATH is PRE or below it, its keys matched as Go matches them, since Go
  * reads "Linux" as "linux". */
 static bool in_prefix(const char *path, const char *pre)
 {
-	size_t n = fold_prefix(path, strlen(path), pre);
+	size_t n = json_fold_prefix(path, strlen(path), pre);
 
 	if (!pre[0])
 		return true;
@@ -396,7 +376,7 @@ static bool put_key(char *dst, size_t room, bool dot, const char *key, size_t kl
 
 /* Keeps the duplicate key K for a warning, among the earliest
  * MAX_DUP_WARNINGS by position. */
-static void note_dup(struct scan *sc, const struct key *k)
+static void note_dup(struct scan *sc, const struct json_key *k)
 {
 	struct json_scan_report *r = sc->r;
 	size_t at;
@@ -416,7 +396,7 @@ static void note_dup(struct scan *sc, const struct key *k)
 }
 
 /* The keys A and B are the same bytes. */
-static bool key_eq(const struct scan *sc, const struct key *a, const struct key *b)
+static bool key_eq(const struct scan *sc, const struct json_key *a, const struct json_key *b)
 {
 	return a->len == b->len && (!a->len || !memcmp(sc->arena + a->off, sc->arena + b->off, a->len));
 }
@@ -424,7 +404,7 @@ static bool key_eq(const struct scan *sc, const struct key *a, const struct key 
 /* By key, then by position: each run of equal keys is in text order. */
 static int key_cmp(const void *x, const void *y)
 {
-	const struct key *a = x, *b = y;
+	const struct json_key *a = x, *b = y;
 	size_t l = a->len < b->len ? a->len : b->len;
 	int c = l ? memcmp(a->p, b->p, l) : 0;
 
@@ -435,14 +415,19 @@ static int key_cmp(const void *x, const void *y)
 	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
+void json_keys_sort(struct json_key *k, size_t m)
+{
+	qsort(k, m, sizeof(*k), key_cmp);
+}
+
 /* Notes each key the object being closed (keys from BASE on) repeats,
  * once, at its first repetition. */
 static void check_object(struct scan *sc, size_t base)
 {
-	struct key *k = sc->keys + base;
+	struct json_key *k = sc->keys + base;
 	size_t m = sc->nkeys - base;
 
-	if (m <= SMALL_OBJECT) {
+	if (m <= JSON_SMALL_OBJECT) {
 		for (size_t j = 1; j < m; j++) {
 			size_t same = 0;
 			for (size_t i = 0; i < j && same < 2; i++)
@@ -454,7 +439,7 @@ static void check_object(struct scan *sc, size_t base)
 	}
 	for (size_t i = 0; i < m; i++)
 		k[i].p = sc->arena + k[i].off;
-	qsort(k, m, sizeof(*k), key_cmp);
+	json_keys_sort(k, m);
 	for (size_t i = 0, j; i < m; i = j) {
 		for (j = i + 1; j < m && key_eq(sc, &k[i], &k[j]); j++)
 			;
@@ -523,7 +508,7 @@ static bool sc_object(struct scan *sc, int depth)
 	if (sc->i < sc->n && sc->s[sc->i] == '}')
 		return sc_pop(sc);
 	for (;;) {
-		struct key *k;
+		struct json_key *k;
 		sc_ws(sc);
 		if (sc->i >= sc->n || sc->s[sc->i] != '"')
 			return sc_fail(sc, "expected a double-quoted key");
@@ -680,150 +665,4 @@ int json_scan_check(const char *s, size_t n, const char *pre, scmpc_diag *d)
 	int ret = json_scan(s, n, pre, &r, d);
 
 	return ret ? ret : json_scan_report(r, pre[0] != '\0', NULL, 0, d);
-}
-
-/* ---------------------------------------- after the checks: navigation */
-
-/* S[I] opens a string; the offset past its closing quote.  memchr() runs
- * to the next quote at once: this is the hot loop of every walk. */
-static size_t skip_string(const char *s, size_t n, size_t i)
-{
-	for (i++; i < n;) {
-		const char *q = memchr(s + i, '"', n - i);
-		size_t k, bs = 0;
-		if (!q)
-			return n;
-		/* escaped when an odd number of backslashes stand before it */
-		for (k = (size_t)(q - s); k > i && s[k - 1] == '\\'; k--)
-			bs++;
-		i = (size_t)(q - s) + 1;
-		if (!(bs & 1))
-			return i;
-	}
-	return n;
-}
-
-size_t json_text_skip(const char *s, size_t n, size_t i)
-{
-	size_t depth = 0;
-
-	while (i < n) {
-		char ch = s[i];
-		if (ch == '"') {
-			i = skip_string(s, n, i);
-		} else if (ch == '{' || ch == '[') {
-			depth++;
-			i++;
-		} else if (ch == '}' || ch == ']') {
-			depth--;
-			i++;
-		} else if (json_ws(ch) || ch == ',' || ch == ':') {
-			i++;
-		} else {
-			/* a number or a literal */
-			while (i < n && !json_ws(s[i]) && s[i] != ',' && s[i] != ']' && s[i] != '}')
-				i++;
-		}
-		if (!depth)
-			return i;
-	}
-	return n;
-}
-
-/* The first offset from I that is not white space. */
-static size_t skip_ws(const char *s, size_t n, size_t i)
-{
-	while (i < n && json_ws(s[i]))
-		i++;
-	return i;
-}
-
-size_t json_text_first(const char *s, size_t n, size_t at)
-{
-	size_t i = skip_ws(s, n, at + 1);
-	return i < n && s[i] != ']' ? i : n;
-}
-
-size_t json_text_after(const char *s, size_t n, size_t end)
-{
-	size_t i = skip_ws(s, n, end);
-	return i < n && s[i] == ',' ? skip_ws(s, n, i + 1) : n;
-}
-
-size_t json_text_next(const char *s, size_t n, size_t at)
-{
-	return json_text_after(s, n, json_text_skip(s, n, at));
-}
-
-/* Sets each member's repeat flag: pair by pair for a small object, by
- * sorting for a large one, as check_object() finds duplicates. */
-static int mark_repeats(struct json_members *ms)
-{
-	struct key *k;
-
-	for (size_t j = 0; j < ms->n; j++) {
-		ms->m[j].repeat = false;
-		for (size_t i = 0; ms->n <= SMALL_OBJECT && i < j && !ms->m[j].repeat; i++)
-			ms->m[j].repeat = ms->m[i].klen == ms->m[j].klen &&
-					  !memcmp(ms->keys + ms->m[i].koff, ms->keys + ms->m[j].koff,
-						  ms->m[j].klen);
-	}
-	if (ms->n <= SMALL_OBJECT)
-		return 0;
-	if (!(k = malloc(ms->n * sizeof(*k))))
-		return -ENOMEM;
-	for (size_t i = 0; i < ms->n; i++) {
-		k[i].len = ms->m[i].klen;
-		k[i].pos = i;
-		k[i].p = ms->keys + ms->m[i].koff;
-	}
-	qsort(k, ms->n, sizeof(*k), key_cmp);
-	for (size_t i = 1; i < ms->n; i++)
-		ms->m[k[i].pos].repeat = k[i].len == k[i - 1].len && !memcmp(k[i].p, k[i - 1].p, k[i].len);
-	free(k);
-	return 0;
-}
-
-int json_text_members(const char *s, size_t n, size_t at, struct json_members *out)
-{
-	struct scan sc;
-
-	memset(&sc, 0, sizeof(sc));
-	sc.s = s;
-	sc.n = n;
-	sc.i = skip_ws(s, n, at + 1);
-	out->n = 0;
-	if (!out->keys && !(out->keys = malloc(out->kcap = 256)))
-		return -ENOMEM;
-	/* the key arena is the scan's while it runs */
-	sc.arena = out->keys;
-	sc.acap = out->kcap;
-	while (sc.i < n && s[sc.i] == '"') {
-		struct json_member *m;
-		if (!array_reserve(&out->m, &out->cap, out->n, sizeof(*out->m), 16)) {
-			sc.oom = true;
-			break;
-		}
-		m = &out->m[out->n++];
-		m->key_at = sc.i;
-		m->koff = sc.alen;
-		if (!sc_string(&sc, true))
-			break;
-		m->klen = sc.alen - m->koff;
-		/* the ':' */
-		m->at = skip_ws(s, n, skip_ws(s, n, sc.i) + 1);
-		sc.i = skip_ws(s, n, json_text_skip(s, n, m->at));
-		if (sc.i < n && s[sc.i] == ',')
-			sc.i = skip_ws(s, n, sc.i + 1);
-	}
-	out->keys = sc.arena;
-	out->kcap = sc.acap;
-	return sc.oom ? -ENOMEM : mark_repeats(out);
-}
-
-void json_members_free(struct json_members *ms)
-{
-	free(ms->m);
-	free(ms->keys);
-	memset(ms, 0, sizeof(*ms));
 }

@@ -4,8 +4,7 @@
  * that cannot be UTF-8 JSON are, and syntax errors by line and column in
  * the words scmpc has always used (json_syntax.c); the one pass that holds
  * the text to what Go's encoding/json accepts, finds integers past 64 bits
- * and duplicate keys, and lists an object's members as Go decodes its keys
- * (json_scan.c).  Below the JSON document (json_doc.h): nothing here knows
+ * and duplicate keys, and decodes keys as Go does (json_scan.c).  Below the JSON document (json_doc.h): nothing here knows
  * a profile.
  */
 #ifndef SCMPC_JSON_SCAN_H
@@ -13,6 +12,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include <json-c/json.h>
 #include "base/base.h"
 
@@ -36,8 +37,14 @@ bool json_is_filter(const char *s, size_t n);
  * UTF-8 JSON text (UTF-16 or UTF-32, a compiled filter, a NUL byte). */
 int json_precheck(const char *s, size_t n, scmpc_diag *d);
 
-/* What json-c makes of the value at S[AT] (valid JSON text), as messages
- * name it: "an object", "a string", "a non-integer number", "null", ... */
+/* The type json-c gives the value at S[AT] (valid JSON text, AT < N). */
+enum json_type json_value_type(const char *s, size_t n, size_t at);
+
+/* How messages name a value of type T: "an object", "a string", "a
+ * non-integer number", "null", ... */
+const char *json_type_kind(enum json_type t);
+
+/* The kind of the value at S[AT] (valid JSON text), as messages name it. */
 const char *json_value_kind(const char *s, size_t n, size_t at);
 
 /* The character at S[OFF] as a message names it (BUF, LEN bytes). */
@@ -92,42 +99,62 @@ int json_scan_report(struct json_scan_report *r, bool in_pre, const size_t *skip
 		     scmpc_diag *d);
 void json_scan_report_free(struct json_scan_report *r);
 
+static inline char json_ascii_upper(char ch)
+{
+	return ch >= 'a' && ch <= 'z' ? (char)(ch - 'a' + 'A') : ch;
+}
+
+/* Go's encoding/json matches a key to a field as bytes.EqualFold does:
+ * ASCII letters in either case, and the two other characters whose simple
+ * case folding is an ASCII letter, U+017F (long s) and U+212A (Kelvin
+ * sign).  The number of bytes of S that spell NAME (ASCII) that way, or
+ * SIZE_MAX when S does not begin with it.  Inline: the profile reader
+ * tries every member of every object against each field. */
+static inline size_t json_fold_prefix(const char *s, size_t len, const char *name)
+{
+	size_t i = 0;
+
+	for (; *name; name++) {
+		char up = json_ascii_upper(*name);
+		if (i < len && (unsigned char)s[i] < 0x80 && json_ascii_upper(s[i]) == up)
+			i++;
+		else if (up == 'S' && len - i >= 2 && !memcmp(s + i, "\xc5\xbf", 2))
+			i += 2;
+		else if (up == 'K' && len - i >= 3 && !memcmp(s + i, "\xe2\x84\xaa", 3))
+			i += 3;
+		else
+			return SIZE_MAX;
+	}
+	return i;
+}
+
 /* KEY (KLEN bytes, decoded) names the field NAME for Go's encoding/json:
  * equal but for ASCII case, U+017F for 's' and U+212A for 'k'. */
-bool json_fold_eq(const char *key, size_t klen, const char *name);
+static inline bool json_fold_eq(const char *key, size_t klen, const char *name)
+{
+	return json_fold_prefix(key, klen, name) == klen;
+}
 
-/* Navigation in text json_scan() accepted; offsets point at the first
- * character of a value. */
+/* For the document (json_doc.c), in text json_scan() accepted: */
 
-/* One member of an object, in text order, with its key decoded as Go
- * decodes it (a NUL character included, where json-c would cut the key). */
-struct json_member {
-	size_t key_at;		/* the key's opening quote */
-	size_t koff, klen;	/* the key in json_members.keys */
-	size_t at;		/* the value */
-	bool repeat;		/* an earlier member has the very same key */
+/* Decodes the string at S[AT] as Go decodes it (a lone surrogate as
+ * U+FFFD), appending its value to the buffer *BUF of *CAP bytes (at least
+ * one), *LEN of them used, grown as needed.  Returns the offset just past
+ * the string, or 0 without memory. */
+size_t json_decode_string(const char *s, size_t n, size_t at, char **buf, size_t *len, size_t *cap);
+
+/* Objects up to this many keys are compared pair by pair; larger ones are
+ * sorted, so that one huge object costs n log n, not n squared. */
+#define JSON_SMALL_OBJECT 16
+
+/* A decoded key of an object. */
+struct json_key {
+	size_t off, len;	/* where the key is in its buffer */
+	size_t pos;		/* its place in text order */
+	const char *p;		/* its bytes, set for sorting */
 };
 
-struct json_members {
-	struct json_member *m;
-	size_t n, cap;
-	char *keys;
-	size_t kcap;
-};
-
-/* Fills OUT (reused from call to call) with the members of the object at
- * S[AT].  Returns 0 or -ENOMEM. */
-int json_text_members(const char *s, size_t n, size_t at, struct json_members *out);
-void json_members_free(struct json_members *ms);
-
-/* The offset just past the value at S[AT]. */
-size_t json_text_skip(const char *s, size_t n, size_t at);
-
-/* The first element of the array at S[AT], and the element after the one
- * at S[AT]; N when there is none. */
-size_t json_text_first(const char *s, size_t n, size_t at);
-size_t json_text_next(const char *s, size_t n, size_t at);
-/* json_text_next() of the element that ends at END. */
-size_t json_text_after(const char *s, size_t n, size_t end);
+/* Sorts the M keys at K by their bytes, each run of equal keys by POS. */
+void json_keys_sort(struct json_key *k, size_t m);
 
 #endif

@@ -255,28 +255,45 @@ static int jsonc_error(const char *s, size_t n, size_t off, enum json_tokener_er
 
 /* -------------------------------------------------- after the scan's error */
 
-const char *json_value_kind(const char *s, size_t n, size_t at)
+enum json_type json_value_type(const char *s, size_t n, size_t at)
 {
 	bool dbl = false;
 
-	if (at >= n)
-		return "an unknown value";
 	switch (s[at]) {
-	case '{': return "an object";
-	case '[': return "an array";
-	case '"': return "a string";
+	case '{': return json_type_object;
+	case '[': return json_type_array;
+	case '"': return json_type_string;
 	case 't':
-	case 'f': return "a boolean";
-	case 'n': return "null";
+	case 'f': return json_type_boolean;
+	case 'n': return json_type_null;
 	case 'N':
-	case 'I': return "a non-integer number";	/* json-c's NaN, Infinity */
+	case 'I': return json_type_double;	/* json-c's NaN, Infinity */
 	default: break;
 	}
 	if (s[at] == '-' && at + 1 < n && s[at + 1] == 'I')
-		return "a non-integer number";
+		return json_type_double;
 	for (size_t i = at; i < n && s[i] && ((s[i] >= '0' && s[i] <= '9') || strchr("+-.eE", s[i])); i++)
 		dbl = dbl || s[i] == '.' || s[i] == 'e' || s[i] == 'E';
-	return dbl ? "a non-integer number" : "a number";
+	return dbl ? json_type_double : json_type_int;
+}
+
+const char *json_type_kind(enum json_type t)
+{
+	switch (t) {
+	case json_type_null: return "null";
+	case json_type_boolean: return "a boolean";
+	case json_type_double: return "a non-integer number";
+	case json_type_int: return "a number";
+	case json_type_object: return "an object";
+	case json_type_array: return "an array";
+	case json_type_string: return "a string";
+	}
+	return "an unknown value";
+}
+
+const char *json_value_kind(const char *s, size_t n, size_t at)
+{
+	return at < n ? json_type_kind(json_value_type(s, n, at)) : "an unknown value";
 }
 
 /* How far past the scan's error json-c is given to find one of its own. */
