@@ -371,7 +371,11 @@ int resolve(struct jctx *c, struct jval o, const char *where, const struct fdef 
 	memset(out, 0, sizeof(*out));
 	out->defs = defs;
 	for (size_t k = 0; k < nf; k++) {
-		snprintf(out->f[k].key, KEY_LEN, "%s", defs[k].name);
+		/* a copy, not snprintf(), which took a twentieth of a large
+		 * profile's reading for this line alone */
+		size_t l = strlen(defs[k].name) < KEY_LEN ? strlen(defs[k].name) : KEY_LEN - 1;
+		memcpy(out->f[k].key, defs[k].name, l);
+		out->f[k].key[l] = '\0';
 		occ[k].n = 0;
 		occ[k].alt = occ[k].win = NONE;
 	}
