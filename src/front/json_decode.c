@@ -10,7 +10,6 @@
  */
 #include <ctype.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "front/json_profile.h"
 
@@ -82,7 +81,6 @@ const char *ipath(char *buf, const char *base, size_t i)
 }
 
 /* ------------------------------------------------------- typed access */
-
 
 /* V is of type T (an object, an array or a string), whether json-c holds
  * it or it is only in the text. */
@@ -306,6 +304,7 @@ static const char *fold_note(const char *key)
 	return "match keys without regard to case";
 }
 
+/* The keys of one object that name one field, by member index. */
 struct occ {
 	size_t n;		/* keys naming the field */
 	size_t first, second, last;

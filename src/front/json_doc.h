@@ -8,11 +8,13 @@
  * object.  From there every value is a struct jval: where it starts in
  * the text, and json-c's object for it once there is one.  json-c never
  * holds the whole document, whose tree took 19 times the text: an object
- * or array the reader takes piece by piece stays in the text (lazy), its
- * members listed from the text with their keys decoded as Go decodes them
- * and its elements parsed one at a time (jdoc_load()); inside a value
- * json-c holds, members and elements come from json-c's tree.  Which of
- * the two answers a question is this layer's business, not the reader's.
+ * or array the reader takes piece by piece stays in the text (lazy), and
+ * its elements are parsed one at a time (jdoc_load()).  An object's
+ * members are always listed from the text, their keys decoded as Go
+ * decodes them (json-c keeps one entry per key, and cuts keys at a NUL);
+ * their values, like an array's elements, come from json-c's tree where
+ * json-c holds the object.  Which of the two answers a question is this
+ * layer's business, not the reader's.
  *
  * The reader speaks to the document's own diag (jdoc.d); jdoc_close()
  * passes that on after the scan's warnings, less the duplicate keys the

@@ -24,11 +24,12 @@
  * workload.c, the folder's other front end, stands apart.
  *
  * The front end builds the policy through the public scmpc_policy_*()
- * calls and asks arch/ for ABI names and syscall numbers: it includes
- * base/, arch/ and policy/, nothing above them.  The reader (the first
- * four files) sees the text only through json_doc.h: it never indexes the
- * text or runs json-c's parser, and only reads the json-c values the
- * document hands it.
+ * calls alone and asks arch/ for ABI names and syscall numbers: it
+ * includes base/ and arch/, neither policy/'s internals nor anything above
+ * them (compiler, program, check).  The reader (the first four files)
+ * sees the text only through json_doc.h: it never indexes the text or
+ * runs json-c's parser, and only reads the json-c values the document
+ * hands it.
  */
 #include <stdio.h>
 #include <string.h>

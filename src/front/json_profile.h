@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "policy/policy.h"
+#include "arch/arch.h"
 #include "front/json_doc.h"
 
 /* Paths of values in messages ("syscalls[3].args[0].value"): one that

@@ -12,9 +12,9 @@
  * says two things about one key was most likely edited by mistake, and
  * nothing else would tell.
  *
- * json-c keeps one entry per key (and cuts keys at a NUL character), so the
- * order and spelling of what Go decodes are only in the text: the members
- * of an object are listed from it, to match keys the way Go does.
+ * Keys are decoded as Go decodes them, so that "a" and "\u0061" are one
+ * key here as there; the JSON document (json_doc.c) lists an object's
+ * members with the same decoding (json_decode_string()).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@
  * full of them cannot bury the other messages. */
 #define MAX_DUP_WARNINGS 20
 
-/* --------------------------------------------------- after json-c: scan */
+/* ---------------------------------------------------------------- scan */
 
 struct dup {
 	size_t pos;		/* the key's first repetition */

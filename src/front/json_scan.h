@@ -4,8 +4,8 @@
  * that cannot be UTF-8 JSON are, and syntax errors by line and column in
  * the words scmpc has always used (json_syntax.c); the one pass that holds
  * the text to what Go's encoding/json accepts, finds integers past 64 bits
- * and duplicate keys, and decodes keys as Go does (json_scan.c).  Below the JSON document (json_doc.h): nothing here knows
- * a profile.
+ * and duplicate keys, and decodes keys as Go does (json_scan.c).  Below
+ * the JSON document (json_doc.h): nothing here knows a profile.
  */
 #ifndef SCMPC_JSON_SCAN_H
 #define SCMPC_JSON_SCAN_H

@@ -253,7 +253,7 @@ static int jsonc_error(const char *s, size_t n, size_t off, enum json_tokener_er
 	return syntax_err(d, s, n, p, "%s", json_tokener_error_desc(te));
 }
 
-/* -------------------------------------------------- after the scan's error */
+/* --------------------------------------------------------- kinds of values */
 
 enum json_type json_value_type(const char *s, size_t n, size_t at)
 {
@@ -272,7 +272,8 @@ enum json_type json_value_type(const char *s, size_t n, size_t at)
 	}
 	if (s[at] == '-' && at + 1 < n && s[at + 1] == 'I')
 		return json_type_double;
-	for (size_t i = at; i < n && s[i] && ((s[i] >= '0' && s[i] <= '9') || strchr("+-.eE", s[i])); i++)
+	for (size_t i = at; i < n && s[i] && ((s[i] >= '0' && s[i] <= '9') || strchr("+-.eE", s[i]));
+	     i++)
 		dbl = dbl || s[i] == '.' || s[i] == 'e' || s[i] == 'E';
 	return dbl ? json_type_double : json_type_int;
 }
@@ -295,6 +296,8 @@ const char *json_value_kind(const char *s, size_t n, size_t at)
 {
 	return at < n ? json_type_kind(json_value_type(s, n, at)) : "an unknown value";
 }
+
+/* ------------------------------------------------- after the scan's error */
 
 /* How far past the scan's error json-c is given to find one of its own. */
 #define JSONC_WINDOW (64 * 1024)
