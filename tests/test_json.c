@@ -16,7 +16,7 @@
 #include <time.h>
 #include <cmocka.h>
 #include "scmpc.h"
-#include "front/json_text.h"	/* the text checks, on text no profile has */
+#include "front/json_scan.h"	/* the text checks, on text no profile has */
 #include "testutil.h"
 
 #define X86_64 SCMPC_ARCH_X86_64
@@ -1353,13 +1353,13 @@ static void hostile_input(void **state)
 
 #define DUP(path) path ": duplicate key; the last value counts"
 
-/* json_text_check() accepts JSON and warns exactly WANT (NULL-ended), in
+/* json_scan_check() accepts JSON and warns exactly WANT (NULL-ended), in
  * that order. */
 static void expect_warnings(const char *json, const char *const *want, int line)
 {
 	scmpc_diag *d = scmpc_diag_new();
 	size_t n = 0;
-	int r = json_text_check(json, strlen(json), "", d);
+	int r = json_scan_check(json, strlen(json), "", d);
 
 	while (want[n])
 		n++;
@@ -1422,7 +1422,7 @@ static void duplicate_keys(void **state)
 	/* a duplicate is worth a warning even where another error follows */
 	scmpc_diag *d = scmpc_diag_new();
 	const char *big = "{\"v\": 1, \"v\": 18446744073709551616}";
-	assert_int_equal(json_text_check(big, strlen(big), "", d), -EINVAL);
+	assert_int_equal(json_scan_check(big, strlen(big), "", d), -EINVAL);
 	assert_string_equal(scmpc_diag_where(d), "v");
 	assert_string_equal(scmpc_diag_message(d), "18446744073709551616 does not fit in 64 bits");
 	assert_int_equal(scmpc_diag_warning_count(d), 1);
@@ -1430,7 +1430,7 @@ static void duplicate_keys(void **state)
 	/* but not in text that is not JSON: the syntax error is the news */
 	scmpc_diag_clear(d);
 	const char *nan = "{\"v\": 1, \"v\": NaN}";
-	assert_int_equal(json_text_check(nan, strlen(nan), "", d), -EINVAL);
+	assert_int_equal(json_scan_check(nan, strlen(nan), "", d), -EINVAL);
 	assert_string_equal(scmpc_diag_message(d), "invalid JSON: unexpected 'N'");
 	assert_int_equal(scmpc_diag_warning_count(d), 0);
 	scmpc_diag_free(d);
@@ -1521,7 +1521,7 @@ static void encodings(void **state)
 				char *text = widen(profile, wide[w].width, le, bom, &len);
 				expect_err_opts(text, len, &o, "", wide[w].msg, __LINE__);
 				/* even when the length would suit a filter */
-				assert_false(json_text_is_filter(text, len & ~(size_t)7));
+				assert_false(json_is_filter(text, len & ~(size_t)7));
 				free(text);
 			}
 		}
@@ -1546,11 +1546,11 @@ static void encodings(void **state)
 	expect_err_opts(filter_le, sizeof(filter_le), &o, "", msg, __LINE__);
 	expect_err_opts(filter_be, sizeof(filter_be), &o, "", msg, __LINE__);
 	expect_err_opts(filter_arch, sizeof(filter_arch), &o, "", msg, __LINE__);
-	assert_true(json_text_is_filter(filter_le, sizeof(filter_le)));
+	assert_true(json_is_filter(filter_le, sizeof(filter_le)));
 	/* not whole instructions */
-	assert_false(json_text_is_filter(filter_le, sizeof(filter_le) - 1));
-	assert_false(json_text_is_filter(filter_le, 0));
-	assert_false(json_text_is_filter(profile, 32));
+	assert_false(json_is_filter(filter_le, sizeof(filter_le) - 1));
+	assert_false(json_is_filter(filter_le, 0));
+	assert_false(json_is_filter(profile, 32));
 }
 
 /* scmpc_input_kind(): what a caller taking profiles and filters alike is
@@ -2221,10 +2221,10 @@ static void keys_folded_config(void **state)
 	scmpc_diag *d = scmpc_diag_new();
 	const char *folded = "{\"LINUX\": {\"\\u017feccomp\": {\"x\": 18446744073709551616}}}";
 	const char *longer = "{\"linuxx\": {\"seccomp\": 18446744073709551616}}";
-	assert_int_equal(json_text_check(folded, strlen(folded), "linux.seccomp", d), -EINVAL);
+	assert_int_equal(json_scan_check(folded, strlen(folded), "linux.seccomp", d), -EINVAL);
 	assert_string_equal(scmpc_diag_where(d), "LINUX." LONG_S "eccomp.x");
 	scmpc_diag_clear(d);
-	assert_int_equal(json_text_check(longer, strlen(longer), "linux.seccomp", d), 0);
+	assert_int_equal(json_scan_check(longer, strlen(longer), "linux.seccomp", d), 0);
 	scmpc_diag_free(d);
 }
 
