@@ -120,7 +120,7 @@ static uint32_t syscall_node_of(struct dag *g, struct pruner *pr, const scmpc_po
 				  offsetof(struct seccomp_data, nr));
 	if (opt == NODE_NONE || !conds)
 		return opt;
-	opt = prune_call(pr, opt, offsetof(struct seccomp_data, nr));
+	opt = prune_lowered(pr, opt, offsetof(struct seccomp_data, nr));
 	uint32_t chain = lower_naive_syscall(g, p, v, lo, hi);
 	if (chain == NODE_NONE || opt == NODE_NONE)
 		return NODE_NONE;

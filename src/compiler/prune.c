@@ -320,6 +320,21 @@ static bool any_implied(const struct pruner *pr)
 	return false;
 }
 
+static void find_mask(void *ctx, const struct dag *g, uint32_t id)
+{
+	const struct node *x = dag_node(g, id);
+	*(bool *)ctx |= x->kind == N_AND || (x->kind == N_JMP && x->op == BPF_JSET);
+}
+
+uint32_t prune_lowered(struct pruner *pr, uint32_t root, uint32_t aoff)
+{
+	bool masks = false;
+	if (root == NODE_NONE || pr->g->oom || dag_node(pr->g, root)->kind == N_RET)
+		return root;
+	dag_walk(pr->g, root, find_mask, &masks);
+	return masks ? prune_call(pr, root, aoff) : root;
+}
+
 uint32_t prune_call(struct pruner *pr, uint32_t root, uint32_t aoff)
 {
 	struct dag *g = pr->g;

@@ -18,4 +18,10 @@ void pruner_free(struct pruner *pr);
  * The same ROOT gives the same result for the pruner's life. */
 uint32_t prune_call(struct pruner *pr, uint32_t root, uint32_t aoff);
 
+/* The same for a DAG lower_syscall() built: it cuts each word once into
+ * pieces on which every condition resolves alike, so only a mask test
+ * (a jset, or an and) can leave a fact that a later test does not hear
+ * of; without one, ROOT is returned as it is, unwalked. */
+uint32_t prune_lowered(struct pruner *pr, uint32_t root, uint32_t aoff);
+
 #endif
