@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "families.h"
+#include "implied.h"
 #include "internal.h"
 #include "lsc_ref.h"
 #include "testutil.h"
@@ -34,6 +36,7 @@ static const char *const comp_name[NCOMP] = { "scmpc", "libseccomp-L1", "libsecc
 
 static FILE *csv;
 static bool quick;
+static bool families_only;	/* --families: the families section and its targets */
 
 static void csv_field(const char *s)
 {
@@ -440,35 +443,6 @@ static void print_result(const struct result *r)
 
 /* ------------------------------------------------------------- synthetic */
 
-/* N x86_64 calls (the lowest numbers with a name), each allowed for R
- * distinct arg0 values of its own (or unconditionally when R is 0). */
-static scmpc_policy *synthetic(unsigned n, unsigned r)
-{
-	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1));
-	if (!p || scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL) < 0)
-		goto fail;
-	unsigned made = 0;
-	for (uint32_t nr = 0; made < n && nr < 1024; nr++) {
-		char name[64];
-		if (!scmpc_syscall_name(SCMPC_ARCH_X86_64, nr, name, sizeof(name)))
-			continue;
-		for (unsigned j = 0; j < (r ? r : 1); j++) {
-			struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ,
-						.value = ((uint64_t)nr << 16) + 3 * j + 1 };
-			struct scmpc_rule rule = { .sz = sizeof(rule), .syscall = name,
-						   .action = SCMPC_ACT_ALLOW, .conds = &c,
-						   .nconds = r ? 1 : 0 };
-			if (scmpc_policy_add_rule(p, &rule, NULL) < 0)
-				goto fail;
-		}
-		made++;
-	}
-	return p;
-fail:
-	scmpc_policy_free(p);
-	return NULL;
-}
-
 /* ------------------------------------------------------- symbolic check */
 
 /* How the semantic check settles the argument-checked calls of programs:
@@ -546,158 +520,27 @@ static int from_json_rules(const char *json, size_t len, const struct scmpc_json
 	return scmpc_policy_from_json(json, len, &r, out, d);
 }
 
-static scmpc_policy *family_new(uint32_t def)
-{
-	scmpc_policy *p = scmpc_policy_new(def);
-	if (p && scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL) < 0) {
-		scmpc_policy_free(p);
-		return NULL;
-	}
-	return p;
-}
-
-static bool add_rule(scmpc_policy *p, const char *name, uint32_t act,
-		     const struct scmpc_cond *c, size_t nc)
-{
-	struct scmpc_rule r = { .sz = sizeof(r), .syscall = name, .action = act, .conds = c,
-				.nconds = nc };
-	return scmpc_policy_add_rule(p, &r, NULL) >= 0;
-}
-
-/* 1 to 3 unconditional allows, the rest ERRNO(1). */
-static scmpc_policy *tiny(unsigned rules)
-{
-	static const char *const names[] = { "read", "write", "exit_group" };
-	scmpc_policy *p = family_new(SCMPC_ACT_ERRNO(1));
-	for (unsigned i = 0; p && i < rules; i++)
-		if (!add_rule(p, names[i], SCMPC_ACT_ALLOW, NULL, 0)) {
-			scmpc_policy_free(p);
-			return NULL;
-		}
-	return p;
-}
-
-/* One call allowed for N values of arg0, every third number from 3; WIDE
- * gives each value a high word of its own (full 64-bit constants). */
-static scmpc_policy *value_set(const char *name, unsigned n, bool wide, scmpc_policy *p)
-{
-	if (!p)
-		p = family_new(SCMPC_ACT_ERRNO(1));
-	for (unsigned i = 0; p && i < n; i++) {
-		uint64_t v = 3 + 3ULL * i;
-		if (wide)
-			v |= (0x10000001ULL * (i + 1)) << 32;
-		struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ, .value = v };
-		if (!add_rule(p, name, SCMPC_ACT_ALLOW, &c, 1)) {
-			scmpc_policy_free(p);
-			return NULL;
-		}
-	}
-	return p;
-}
-
-/* Three calls, each allowed for 19 full 64-bit values of arg0: the same
- * values for all three (what the compiler shares), or values of its own
- * for each (what it cannot). */
-static scmpc_policy *wide_sets(bool own)
-{
-	static const char *const names[] = { "ioctl", "fcntl", "prctl" };
-	scmpc_policy *p = family_new(SCMPC_ACT_ERRNO(1));
-	for (unsigned c = 0; p && c < 3; c++)
-		for (unsigned i = 0; i < 19; i++) {
-			unsigned k = own ? i + 50 * c : i;
-			uint64_t v = (3 + 3ULL * i + (own ? 1000ULL * c : 0)) |
-				     (0x10000001ULL * (k + 1)) << 32;
-			struct scmpc_cond cd = { .arg = 0, .op = SCMPC_OP_EQ, .value = v };
-			if (!add_rule(p, names[c], SCMPC_ACT_ALLOW, &cd, 1)) {
-				scmpc_policy_free(p);
-				return NULL;
-			}
-		}
-	return p;
-}
-
-/* A virtual machine monitor's filter as such programs write them: 76 rules
- * of 2 or 3 argument conditions (ioctl requests on a device fd range,
- * fcntl commands, mmap protections and flags by mask, socket families and
- * types, madvise advice below a bound), 18 unconditional calls. */
-static scmpc_policy *vmm(void)
-{
-	scmpc_policy *p = family_new(SCMPC_ACT_KILL_PROCESS);
-	static const char *const plain[] = { "read", "write", "close", "exit", "exit_group",
-					     "futex", "epoll_wait", "epoll_ctl", "eventfd2",
-					     "lseek", "rt_sigreturn", "rt_sigprocmask", "sched_yield",
-					     "timerfd_settime", "timerfd_create", "getrandom", "brk",
-					     "munmap" };
-	for (size_t i = 0; p && i < ARRAY_SIZE(plain); i++)
-		if (!add_rule(p, plain[i], SCMPC_ACT_ALLOW, NULL, 0))
-			goto fail;
-	/* 40 ioctls: fd >= 3 and < 1024 (a device), one request each */
-	for (unsigned i = 0; p && i < 40; i++) {
-		struct scmpc_cond c[3] = {
-			{ .arg = 0, .op = SCMPC_OP_GE, .value = 3 },
-			{ .arg = 1, .op = SCMPC_OP_EQ, .value = 0xae00 + 7 * i },
-			{ .arg = 2, .op = SCMPC_OP_LT, .value = 1ULL << 47 },
-		};
-		if (!add_rule(p, "ioctl", SCMPC_ACT_ALLOW, c, i % 2 ? 3 : 2))
-			goto fail;
-	}
-	static const uint64_t fcntl_cmds[] = { 1, 2, 3, 4, 1030 };
-	for (size_t i = 0; p && i < ARRAY_SIZE(fcntl_cmds); i++) {
-		struct scmpc_cond c[2] = { { .arg = 0, .op = SCMPC_OP_LE, .value = 4095 },
-					   { .arg = 1, .op = SCMPC_OP_EQ, .value = fcntl_cmds[i] } };
-		if (!add_rule(p, "fcntl", SCMPC_ACT_ALLOW, c, 2))
-			goto fail;
-	}
-	static const uint64_t prots[] = { 0, 1, 3, 5 };
-	for (size_t i = 0; p && i < ARRAY_SIZE(prots); i++) {
-		struct scmpc_cond c[3] = {
-			{ .arg = 2, .op = SCMPC_OP_MASKED_EQ, .value = 7, .value2 = prots[i] },
-			{ .arg = 3, .op = SCMPC_OP_MASKED_EQ, .value = 0x20, .value2 = 0x20 },
-			{ .arg = 4, .op = SCMPC_OP_EQ, .value = UINT64_MAX },
-		};
-		if (!add_rule(p, "mmap", SCMPC_ACT_ALLOW, c, 3))
-			goto fail;
-	}
-	static const uint64_t fams[] = { 1, 16, 40 };
-	for (size_t i = 0; p && i < ARRAY_SIZE(fams); i++) {
-		struct scmpc_cond c[2] = {
-			{ .arg = 0, .op = SCMPC_OP_EQ, .value = fams[i] },
-			{ .arg = 1, .op = SCMPC_OP_MASKED_EQ, .value = 0xf, .value2 = 1 + (i == 1) },
-		};
-		if (!add_rule(p, "socket", SCMPC_ACT_ALLOW, c, 2))
-			goto fail;
-	}
-	static const char *const two[] = { "madvise", "mprotect", "accept4", "sendmsg",
-					   "recvmsg", "openat" };
-	for (size_t i = 0; p && i < ARRAY_SIZE(two); i++) {
-		struct scmpc_cond c[2] = { { .arg = 1, .op = SCMPC_OP_GT, .value = 0 },
-					   { .arg = 2, .op = SCMPC_OP_LE, .value = 14 + i } };
-		if (!add_rule(p, two[i], SCMPC_ACT_ALLOW, c, 2))
-			goto fail;
-	}
-	return p;
-fail:
-	scmpc_policy_free(p);
-	return NULL;
-}
-
 struct fam_row {
 	const char *label;
 	bool ok[NCOMP];
 	size_t len[NCOMP];
+	size_t ebpf[NCOMP];	/* the kernel's converted length (bpf_ebpf_len) */
 	unsigned worst[NCOMP];
+	unsigned afworst[NCOMP];	/* worst over argument-free numbers only */
+	double argmean[NCOMP];	/* mean over argument-checked rules, -1: none */
 	uint64_t ns[NCOMP];
+	long implied;		/* scmpc's tests whose outcome is implied, -1: not walked */
 	long chain;		/* a plain jeq chain's instructions, or -1 */
 };
 
 /* Longest executed path over the first 1024 numbers with argument-free
- * decisions and every probe vector of each argument-checked call. */
-static unsigned worst_path(const scmpc_policy *p, const struct prog *g)
+ * decisions and every probe vector of each argument-checked call; *AF (if
+ * not NULL) gets the longest over the argument-free numbers alone. */
+static unsigned worst_path_af(const scmpc_policy *p, const struct prog *g, unsigned *af)
 {
 	struct arch_view views[SCMPC_ARCH_COUNT];
 	struct testutil_vecs vs = { 0 };
-	unsigned worst = 0;
+	unsigned worst = 0, free_worst = 0;
 	if (policy_views_init(p, views, NULL) < 0)
 		return 0;
 	const struct arch_view *v = &views[0];
@@ -705,6 +548,8 @@ static unsigned worst_path(const scmpc_policy *p, const struct prog *g)
 		struct seccomp_data sd = testutil_sd(v->arch, nr, NULL);
 		unsigned st = steps_of(g, &sd);
 		worst = st > worst ? st : worst;
+		if (!arch_view_has_conds(p, v, nr))
+			free_worst = st > free_worst ? st : free_worst;
 		if (!arch_view_has_conds(p, v, nr) || testutil_arg_vectors(p, v, nr, &vs) < 0)
 			continue;
 		for (size_t j = 0; j < vs.n; j++) {
@@ -715,7 +560,39 @@ static unsigned worst_path(const scmpc_policy *p, const struct prog *g)
 	}
 	testutil_vecs_free(&vs);
 	policy_views_fini(p, views, p->narches);
+	if (af)
+		*af = free_worst;
 	return worst;
+}
+
+static unsigned worst_path(const scmpc_policy *p, const struct prog *g)
+{
+	return worst_path_af(p, g, NULL);
+}
+
+/* The mean path over P's argument-checked rules, each run on the
+ * arguments that meet it (scmpc_conds_witness()) on the first ABI: the
+ * figure gVisor's optimizer reports for its rules.  -1 when P has none. */
+static double arg_rule_mean(const scmpc_policy *p, const struct prog *g)
+{
+	enum scmpc_arch a = scmpc_policy_arch(p, 0);
+	uint64_t sum = 0;
+	unsigned n = 0;
+	for (size_t i = 0; i < scmpc_policy_rule_count(p); i++) {
+		struct scmpc_rule_info ri = { .sz = sizeof(ri) };
+		uint64_t args[6];
+		int64_t nr;
+		if (scmpc_policy_rule(p, i, &ri) < 0 || !ri.nconds ||
+		    scmpc_conds_witness(ri.conds, ri.nconds, args) < 0)
+			continue;
+		nr = ri.syscall ? scmpc_syscall_resolve(a, ri.syscall) : (int64_t)ri.nr;
+		if (nr < 0)
+			continue;
+		struct seccomp_data sd = testutil_sd(a, (uint32_t)nr, args);
+		sum += steps_of(g, &sd);
+		n++;
+	}
+	return n ? (double)sum / n : -1;
 }
 
 static void family(struct fam_row *row, const char *label, scmpc_policy *p, long chain)
@@ -723,8 +600,9 @@ static void family(struct fam_row *row, const char *label, scmpc_policy *p, long
 	memset(row, 0, sizeof(*row));
 	row->label = label;
 	row->chain = chain;
+	row->implied = -1;
 	if (!p) {
-		printf("  %-26s (could not build)\n", label);
+		printf("  %-30s (could not build)\n", label);
 		return;
 	}
 	for (int c = 0; c < NCOMP; c++) {
@@ -733,7 +611,14 @@ static void family(struct fam_row *row, const char *label, scmpc_policy *p, long
 		size_t len;
 		if (compile_one(p, c, &g) < 0)
 			continue;
-		row->worst[c] = worst_path(p, &g);
+		row->worst[c] = worst_path_af(p, &g, &row->afworst[c]);
+		row->argmean[c] = arg_rule_mean(p, &g);
+		row->ebpf[c] = bpf_ebpf_len(g.insns, g.len);
+		if (c == C_SCMPC) {
+			struct implied im;
+			if (implied_tests(g.insns, g.len, 1000000, &im) == 0)
+				row->implied = (long)im.implied;
+		}
 		len = g.len;
 		prog_free(&g);
 		if (c == C_SCMPC) {
@@ -747,22 +632,35 @@ static void family(struct fam_row *row, const char *label, scmpc_policy *p, long
 			row->ns[c] = med;
 		}
 	}
-	printf("  %-26s", label);
+	printf("  %-30s", label);
 	for (int c = 0; c < NCOMP; c++)
-		row->ok[c] ? printf(" %6zu", row->len[c]) : printf(" %6s", "-");
+		row->ok[c] ? printf(" %5zu", row->len[c]) : printf(" %5s", "-");
 	for (int c = 0; c < NCOMP; c++)
-		row->ok[c] ? printf(" %5u", row->worst[c]) : printf(" %5s", "-");
+		row->ok[c] ? printf(" %4u", row->worst[c]) : printf(" %4s", "-");
 	for (int c = 0; c < NCOMP; c++)
-		row->ok[c] ? printf(" %8.3f", row->ns[c] / 1e6) : printf(" %8s", "-");
-	chain >= 0 ? printf(" %6ld\n", chain) : printf(" %6s\n", "-");
+		row->ok[c] ? printf(" %4u", row->afworst[c]) : printf(" %4s", "-");
+	for (int c = 0; c < NCOMP; c++)
+		row->ok[c] ? printf(" %7.3f", row->ns[c] / 1e6) : printf(" %7s", "-");
+	for (int c = 0; c < NCOMP; c++)
+		row->ok[c] ? printf(" %5zu", row->ebpf[c]) : printf(" %5s", "-");
+	row->argmean[0] >= 0 ? printf(" %5.2f", row->argmean[0]) : printf(" %5s", "-");
+	printf(" %4ld", row->implied);
+	chain >= 0 ? printf(" %5ld\n", chain) : printf(" %5s\n", "-");
 	sym_tally_add(&sym_families, p);
 	for (int c = 0; c < NCOMP; c++) {
 		if (!row->ok[c])
 			continue;
 		csv_row("family", label, "instructions", "x86_64", comp_name[c], (double)row->len[c]);
 		csv_row("family", label, "worst_path", "x86_64", comp_name[c], row->worst[c]);
+		csv_row("family", label, "worst_path_argfree", "x86_64", comp_name[c],
+			row->afworst[c]);
 		csv_row("family", label, "compile_ms", "x86_64", comp_name[c], row->ns[c] / 1e6);
+		csv_row("family", label, "ebpf", "x86_64", comp_name[c], (double)row->ebpf[c]);
+		if (row->argmean[c] >= 0)
+			csv_row("family", label, "arg_rule_mean_path", "x86_64", comp_name[c],
+				row->argmean[c]);
 	}
+	csv_row("family", label, "implied_tests", "x86_64", "scmpc", (double)row->implied);
 	scmpc_policy_free(p);
 }
 
@@ -809,8 +707,10 @@ int main(int argc, char **argv)
 			csv_path = argv[++i];
 		} else if (!strcmp(argv[i], "--quick")) {
 			quick = true;
+		} else if (!strcmp(argv[i], "--families")) {
+			families_only = true;
 		} else {
-			fprintf(stderr, "usage: %s [--csv FILE] [--quick]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--csv FILE] [--quick] [--families]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -841,7 +741,7 @@ int main(int argc, char **argv)
 	struct result res[3];
 	size_t nres = 0;
 	memset(res, 0, sizeof(res));
-	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+	for (size_t f = 0; f < ARRAY_SIZE(files) && !families_only; f++) {
 		char path[4096];
 		if (f < 2)
 			testutil_profile_path(files[f], path, sizeof(path));
@@ -888,10 +788,10 @@ int main(int argc, char **argv)
 	       cap_s, runs);
 	printf("  %4s %7s %6s %9s   %7s %6s %9s   %7s %6s %9s\n", "R", "scmpc", "worst", "ms", "L1",
 	       "worst", "ms", "L2", "worst", "ms");
-	for (size_t i = 0; i < ARRAY_SIZE(rs); i++) {
-		memset(&g[i], 0, sizeof(g[i]));
+	memset(g, 0, sizeof(g));
+	for (size_t i = 0; i < ARRAY_SIZE(rs) && !families_only; i++) {
 		g[i].r = rs[i];
-		scmpc_policy *p = synthetic(n, rs[i]);
+		scmpc_policy *p = family_synthetic(n, rs[i]);
 		if (!p)
 			continue;
 		struct prog sp = { 0 };
@@ -959,8 +859,8 @@ int main(int argc, char **argv)
 	 * kernel's 4096): grow R at N = 300, then trim N. */
 	unsigned best_r = 0, best_n = 0;
 	size_t best_len = 0;
-	for (unsigned r = 1; r <= 256; r *= 2) {
-		scmpc_policy *p = synthetic(n, r);
+	for (unsigned r = 1; r <= 256 && !families_only; r *= 2) {
+		scmpc_policy *p = family_synthetic(n, r);
 		struct prog sp = { 0 };
 		bool ok = p && compile_one(p, C_SCMPC, &sp) == 0;
 		size_t len = ok ? sp.len : 0;
@@ -976,7 +876,7 @@ int main(int argc, char **argv)
 		unsigned lo = best_r, hi = 2 * best_r;
 		while (hi - lo > 1) {
 			unsigned mid = (lo + hi) / 2;
-			scmpc_policy *p = synthetic(n, mid);
+			scmpc_policy *p = family_synthetic(n, mid);
 			struct prog sp = { 0 };
 			bool ok = p && compile_one(p, C_SCMPC, &sp) == 0 && sp.len <= 4096;
 			if (ok) {
@@ -992,7 +892,7 @@ int main(int argc, char **argv)
 		best_n = n;
 		/* Then fewer calls until the size is at most 4000. */
 		while (best_len > 4000 && best_n > 1) {
-			scmpc_policy *p = synthetic(best_n - 1, best_r);
+			scmpc_policy *p = family_synthetic(best_n - 1, best_r);
 			struct prog sp = { 0 };
 			if (p && compile_one(p, C_SCMPC, &sp) == 0) {
 				best_len = sp.len;
@@ -1004,7 +904,7 @@ int main(int argc, char **argv)
 	}
 	uint64_t big_ns = 0;
 	if (best_n) {
-		scmpc_policy *p = synthetic(best_n, best_r);
+		scmpc_policy *p = family_synthetic(best_n, best_r);
 		big_ns = time_compile(p, C_SCMPC, quick ? 3 : 21, 10ULL * 1000000000ULL);
 		printf("\n== large synthetic: %u calls x %u arg0 values: scmpc %zu instructions, "
 		       "compile %.3f ms (median of %u)\n",
@@ -1020,21 +920,50 @@ int main(int argc, char **argv)
 
 	/* Generated families: what each compiler makes of small, value-set,
 	 * argument-heavy and 64-bit policies. */
-	printf("\n== families (x86_64; worst path over numbers 0..1023 and every probe vector;\n"
-	       "   chain: a plain jeq chain, ld arch + jeq + ld nr + x32 test + one jeq per call + returns)\n");
-	printf("  %-26s %6s %6s %6s %5s %5s %5s %8s %8s %8s %6s\n", "", "insns", "L1", "L2", "worst",
-	       "L1", "L2", "ms", "L1 ms", "L2 ms", "chain");
-	struct fam_row fams[16];
+	printf("\n== families (x86_64; worst: the worst path over numbers 0..1023 and every probe\n"
+	       "   vector; arg-free: over the numbers whose decision needs no argument; eBPF: the\n"
+	       "   kernel's converted length; argmean: scmpc's mean path over argument-checked\n"
+	       "   rules, each on arguments that meet it; impl.: scmpc's tests whose outcome is\n"
+	       "   implied (tests/implied.c); chain: ld arch + jeq + ld nr + x32 test + one jeq\n"
+	       "   per call + returns)\n");
+	printf("  %-30s %5s %5s %5s %4s %4s %4s %4s %4s %4s %7s %7s %7s %5s %5s %5s %5s %4s %5s\n",
+	       "", "insns", "L1", "L2", "worst", "L1", "L2", "free", "L1", "L2", "ms", "L1 ms",
+	       "L2 ms", "eBPF", "L1", "L2", "argmn", "impl", "chain");
+	static struct fam_row fams[64];
+	static char labels[64][48];
 	size_t nfam = 0;
 	for (unsigned r = 1; r <= 3; r++) {
 		static const char *const tl[] = { "tiny: 1 allow", "tiny: 2 allows", "tiny: 3 allows" };
 		/* 3 returns: ALLOW, ERRNO(1), KILL for another ABI */
-		family(&fams[nfam++], tl[r - 1], tiny(r), 4 + r + 3);
+		family(&fams[nfam++], tl[r - 1], family_tiny(r), 4 + r + 3);
 	}
-	family(&fams[nfam++], "2000 arg0 == values, 1 call", value_set("ioctl", 2000, false, NULL), -1);
-	family(&fams[nfam++], "3 calls x 19 64-bit values", wide_sets(false), -1);
-	family(&fams[nfam++], "same, values of its own each", wide_sets(true), -1);
-	family(&fams[nfam++], "VMM-like, 76 rules", vmm(), -1);
+	family(&fams[nfam++], "2000 arg0 == values, 1 call", family_value_set("ioctl", 2000, false), -1);
+	family(&fams[nfam++], "3 calls x 19 64-bit values", family_wide_sets(false), -1);
+	family(&fams[nfam++], "same, values of its own each", family_wide_sets(true), -1);
+	family(&fams[nfam++], "VMM-like, 76 rules", family_vmm(), -1);
+	family(&fams[nfam++], "two rules, 64-bit conditions", family_two_rule_64(), -1);
+	/* Small allowlists scattered over the table: where a chain of jeq is
+	 * small and a tree must not be larger. */
+	static const unsigned scat[] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64 };
+	for (size_t i = 0; i < ARRAY_SIZE(scat); i++) {
+		snprintf(labels[nfam], sizeof(labels[nfam]), "scattered allowlist, %u calls", scat[i]);
+		family(&fams[nfam], labels[nfam], family_scattered(scat[i]), -1);
+		nfam++;
+	}
+	family(&fams[nfam++], "91-name allowlist", family_allowlist(91), -1);
+	/* Firecracker's three filters in shape, as its JSON writes them
+	 * ("dword": the low word) and with 64-bit values, and two variants
+	 * of each. */
+	static const char *const fck[] = { "vmm", "api", "vcpu" };
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned seed = 0; seed < 4; seed++) {
+			bool qword = seed == 3;
+			snprintf(labels[nfam], sizeof(labels[nfam]), "Firecracker-shaped %s%s%s", fck[k],
+				 qword ? ", 64-bit" : "", seed && !qword ? (seed == 1 ? " v1" : " v2") : "");
+			family(&fams[nfam], labels[nfam], family_firecracker(k, qword ? 0 : seed, qword),
+			       -1);
+			nfam++;
+		}
 	/* The rest of the packaged corpus (Docker's and Podman's defaults
 	 * are above), on this host's ABI, as libseccomp compiles it: its
 	 * rules alone, without runc's ENOSYS stub, which libseccomp cannot
@@ -1129,6 +1058,14 @@ int main(int argc, char **argv)
 		target(f->len[C_SCMPC] <= lmin && f->worst[C_SCMPC] <= f->worst[C_L2],
 		       "%s: %zu instructions <= min(L1, L2) %zu, worst path %u <= L2's %u", f->label,
 		       f->len[C_SCMPC], lmin, f->worst[C_SCMPC], f->worst[C_L2]);
+		target(f->implied == 0, "%s: %ld tests whose outcome is implied", f->label,
+		       f->implied);
+		/* Where the classic program is smaller, the converted one must
+		 * be too: the kernel charges the eBPF length to the chain. */
+		for (int c = C_L1; c <= C_L2; c++)
+			if (f->len[C_SCMPC] < f->len[c])
+				target(f->ebpf[C_SCMPC] <= f->ebpf[c], "%s: eBPF %zu <= %s's %zu",
+				       f->label, f->ebpf[C_SCMPC], comp_name[c], f->ebpf[c]);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(rs); i++) {
 		if (!rs[i] || rs[i] > 8)

@@ -20,7 +20,7 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 	if ((err = compile_flags_check(opts.flags, d)) < 0)
 		return err;
 	bool size_bound = false;
-	err = compile_policy(p, &opts, out, &size_bound, d);
+	err = compile_policy(p, &opts, out, &size_bound, NULL, d);
 	/* Past 4096 instructions: say whether a stack of programs would do
 	 * (not when the compiler's own bound stopped it: finding a split
 	 * would compile the pieces of a policy already known to be slow). */

@@ -40,7 +40,7 @@ static int internal_error(scmpc_diag *d, int err, const char *where, const char 
 }
 
 int compile_policy(const scmpc_policy *p, const struct scmpc_compile_opts *o, scmpc_prog **out,
-		   bool *size_bound, scmpc_diag *d)
+		   bool *size_bound, struct compile_budget *budget, scmpc_diag *d)
 {
 	struct scmpc_compile_opts opts;
 	struct arch_view views[SCMPC_ARCH_COUNT];
@@ -67,7 +67,7 @@ int compile_policy(const scmpc_policy *p, const struct scmpc_compile_opts *o, sc
 			  "for an answer from the listener (runc refuses this default; a "
 			  "supervisor can take the listener with pidfd_getfd(2))");
 
-	err = size_lower_emit(p, views, &opts, &insns, &len, &sized, d);
+	err = size_lower_emit(p, views, &opts, &insns, &len, &sized, budget, d);
 	if (size_bound)
 		*size_bound = sized;
 	if (err < 0)

@@ -8,6 +8,7 @@
 void dag_init(struct dag *g)
 {
 	memset(g, 0, sizeof(*g));
+	g->max_work = DAG_MAX_WORK;
 }
 
 void dag_fini(struct dag *g)

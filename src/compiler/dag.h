@@ -52,6 +52,8 @@ struct dag {
 	size_t blame_rules;
 	bool blamed;
 	uint64_t work;		/* lowering steps, weighted by their size */
+	uint64_t max_work;	/* the bound on work: DAG_MAX_WORK, or less when
+				 * a caller's budget has less left (split.c) */
 	/* A trial (dag_trial_begin) in progress: its bounds, 0 when none, and
 	 * whether it went past them (oom is set too, to stop the builders). */
 	size_t trial_nodes;
@@ -86,7 +88,7 @@ static inline bool dag_charge(struct dag *g, uint64_t n)
 		g->trial_failed = true;
 		g->oom = true;
 	}
-	if (g->work > DAG_MAX_WORK && !g->too_big) {
+	if (g->work > g->max_work && !g->too_big) {
 		g->too_big = true;
 		g->limit = DAG_LIMIT_WORK;
 		g->oom = true;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include "compiler/layout.h"
 #include "compiler/lower.h"
+#include "compiler/prune.h"
 #include "front/workload.h"
 #include "policy/lsc_tree.h"
 
@@ -71,15 +72,15 @@ static bool push_gap(struct dag *g, const scmpc_policy *p, const struct arch_vie
 	return true;
 }
 
-static uint32_t syscall_node_of(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-				size_t lo, size_t hi, enum lower_mode mode);
+static uint32_t syscall_node_of(struct dag *g, struct pruner *pr, const scmpc_policy *p,
+				const struct arch_view *v, size_t lo, size_t hi, enum lower_mode mode);
 
 /* The lowered decision of one call; the call is named if a bound of the
  * compiler is reached on it. */
-static uint32_t syscall_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-			     size_t lo, size_t hi, enum lower_mode mode)
+static uint32_t syscall_node(struct dag *g, struct pruner *pr, const scmpc_policy *p,
+			     const struct arch_view *v, size_t lo, size_t hi, enum lower_mode mode)
 {
-	uint32_t node = syscall_node_of(g, p, v, lo, hi, mode);
+	uint32_t node = syscall_node_of(g, pr, p, v, lo, hi, mode);
 	if (g->too_big && !g->blamed) {
 		g->blamed = true;
 		g->blame_abi = v->info->name;
@@ -92,14 +93,18 @@ static uint32_t syscall_node(struct dag *g, const scmpc_policy *p, const struct 
 
 /* The lowered decision of one syscall, unless the plain chain of its rules
  * is smaller: masks that span both halves of a word, or conditions on
- * several arguments, can make every subset of rules a separate subtree. */
-static uint32_t syscall_node_of(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
-				size_t lo, size_t hi, enum lower_mode mode)
+ * several arguments, can make every subset of rules a separate subtree.
+ * Either is pruned of the tests whose outcome is implied (prune.c) before
+ * they are compared: the chain has the more of them. */
+static uint32_t syscall_node_of(struct dag *g, struct pruner *pr, const scmpc_policy *p,
+				const struct arch_view *v, size_t lo, size_t hi, enum lower_mode mode)
 {
-	/* libseccomp's order decides this call: its tree, as it is. */
+	/* libseccomp's order decides this call: its tree, as it is, less
+	 * the tests it repeats. */
 	const struct lsc_tree *t = view_tree(v, v->rs[lo].nr);
 	if (t)
-		return lsc_tree_lower(g, t, v->info, dag_ret(g, p->def_action));
+		return prune_call(pr, lsc_tree_lower(g, t, v->info, dag_ret(g, p->def_action)),
+				  offsetof(struct seccomp_data, nr));
 	bool conds = false;
 	for (size_t i = lo; i < hi; i++)
 		conds |= view_rule(p, v, i)->nconds > 0;
@@ -111,17 +116,24 @@ static uint32_t syscall_node_of(struct dag *g, const scmpc_policy *p, const stru
 		dag_trial_begin(g, &m, 8 * BPF_MAXINSNS, DAG_MAX_WORK / 4);
 	uint32_t opt = lower_syscall(g, p, v, lo, hi, mode);
 	if (conds && !dag_trial_end(g, &m))
-		return lower_naive_syscall(g, p, v, lo, hi);
+		return prune_call(pr, lower_naive_syscall(g, p, v, lo, hi),
+				  offsetof(struct seccomp_data, nr));
 	if (opt == NODE_NONE || !conds)
 		return opt;
+	opt = prune_lowered(pr, opt, offsetof(struct seccomp_data, nr));
 	uint32_t chain = lower_naive_syscall(g, p, v, lo, hi);
-	if (chain == NODE_NONE)
+	if (chain == NODE_NONE || opt == NODE_NONE)
 		return NODE_NONE;
-	return dag_reach(g, chain) < dag_reach(g, opt) ? chain : opt;
+	/* The chain is pruned only when it is taken: a walk of thousands of
+	 * rules' chain costs time, and pruning can only make it smaller. */
+	if (dag_reach(g, chain) >= dag_reach(g, opt))
+		return opt;
+	return prune_call(pr, chain, offsetof(struct seccomp_data, nr));
 }
 
 /* The ranges of [LO, HI] that V's rules and fallbacks decide. */
-static bool number_part(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
+static bool number_part(struct dag *g, struct pruner *pr, const scmpc_policy *p,
+			const struct arch_view *v,
 			struct range_vec *rv, uint32_t lo, uint32_t hi, uint32_t hot_lo,
 			enum lower_mode mode)
 {
@@ -134,7 +146,7 @@ static bool number_part(struct dag *g, const scmpc_policy *p, const struct arch_
 			;
 		if (nr > next && !push_gap(g, p, v, rv, next, nr - 1, hot_lo))
 			return false;
-		if (!push_range(g, rv, nr, nr, syscall_node(g, p, v, i, j, mode), hot_lo))
+		if (!push_range(g, rv, nr, nr, syscall_node(g, pr, p, v, i, j, mode), hot_lo))
 			return false;
 		if (nr == hi)
 			return true;
@@ -181,7 +193,8 @@ static bool hot_weights(struct dag *g, struct range_vec *rv, const struct hot_ca
 	return total > 0;
 }
 
-static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct arch_view *views,
+static uint32_t number_tree(struct dag *g, struct pruner *pr, const scmpc_policy *p,
+			    const struct arch_view *views,
 			    const struct segment *segs, size_t nseg, uint32_t hot_lo, enum lower_mode mode,
 			    const struct hot_call *calls, size_t ncalls)
 {
@@ -212,7 +225,7 @@ static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct a
 		if (!sg->v) {
 			if (!push_range(g, &rv, lo, hi, dag_ret(g, p->badarch_action), hot_lo))
 				goto out;
-		} else if (!number_part(g, p, sg->v, &rv, lo, hi, hot_lo, mode)) {
+		} else if (!number_part(g, pr, p, sg->v, &rv, lo, hi, hot_lo, mode)) {
 			goto out;
 		}
 		if (hi < sg->hi &&
@@ -231,7 +244,7 @@ static uint32_t number_tree(struct dag *g, const scmpc_policy *p, const struct a
 		if (segs[s].v)
 			mv = minus1_view(p, views, segs[s].v->info->audit, &lo1, &hi1);
 	if (mv)
-		minus1 = syscall_node(g, p, mv, lo1, hi1, mode);
+		minus1 = syscall_node(g, pr, p, mv, lo1, hi1, mode);
 	else
 		minus1 = dag_ret(g, limit_hits(top, UINT32_MAX) ? top->action : p->def_action);
 	if (!push_range(g, &rv, UINT32_MAX, UINT32_MAX, minus1, hot_lo))
@@ -262,6 +275,9 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 	/* One section per AUDIT_ARCH value, in the policy's order. */
 	uint32_t audits[SCMPC_ARCH_COUNT], sections[SCMPC_ARCH_COUNT];
 	size_t naudit = 0;
+	struct pruner *pr = pruner_new(g);
+	if (!pr)
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
 
 	for (size_t i = 0; i < p->narches; i++) {
 		const struct arch_info *ai = arch_info(p->arches[i]);
@@ -320,7 +336,7 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 				break;
 			}
 		}
-		uint32_t tree = number_tree(g, p, views, segs, nseg, hot_lo, mode, calls,
+		uint32_t tree = number_tree(g, pr, p, views, segs, nseg, hot_lo, mode, calls,
 					    (size_t)ncalls);
 		free(calls);
 		if (tree == NODE_NONE)
@@ -328,6 +344,7 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 		audits[naudit] = ai->audit;
 		sections[naudit++] = tree;
 	}
+	pruner_free(pr);
 	if (g->too_big)
 		return dag_limit_error(g, d);
 	if (g->oom)

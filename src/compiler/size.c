@@ -169,16 +169,21 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
  * lowering, DAG_LIMIT_NONE when none did. */
 static int lower_emit(const scmpc_policy *p, struct arch_view *views,
 		      const struct scmpc_compile_opts *o, enum lower_mode mode,
-		      struct sock_filter **insns, size_t *len, enum dag_limit *limit, scmpc_diag *d)
+		      struct sock_filter **insns, size_t *len, enum dag_limit *limit,
+		      struct compile_budget *budget, scmpc_diag *d)
 {
 	struct dag g;
 	dag_init(&g);
+	if (budget && budget->left < g.max_work)
+		g.max_work = budget->left;
 	int64_t root = (o->flags & SCMPC_COMPILE_NAIVE)
 			       ? lower_naive(&g, p, views, d)
 			       : lower_policy(&g, p, views, mode, o->hot, d);
 	int err = root < 0 ? (int)root : emit_program(&g, (uint32_t)root, insns, len, d);
 	if (limit)
 		*limit = g.too_big ? g.limit : DAG_LIMIT_NONE;
+	if (budget)
+		budget->left -= g.work < budget->left ? g.work : budget->left;
 	dag_fini(&g);
 	return err;
 }
@@ -188,11 +193,12 @@ static int lower_emit(const scmpc_policy *p, struct arch_view *views,
  * and says nothing. */
 static void try_smaller(const scmpc_policy *p, struct arch_view *views,
 			const struct scmpc_compile_opts *o, enum lower_mode mode,
-			struct sock_filter **insns, size_t *len, int *err)
+			struct sock_filter **insns, size_t *len, int *err, struct compile_budget *budget)
 {
 	struct sock_filter *t = NULL;
 	size_t n = 0;
-	if (lower_emit(p, views, o, mode, &t, &n, NULL, NULL) == 0 && (*err < 0 || n < *len)) {
+	if (lower_emit(p, views, o, mode, &t, &n, NULL, budget, NULL) == 0 &&
+	    (*err < 0 || n < *len)) {
 		free(*insns);
 		*insns = t;
 		*len = n;
@@ -204,30 +210,30 @@ static void try_smaller(const scmpc_policy *p, struct arch_view *views,
 
 int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 		    const struct scmpc_compile_opts *o, struct sock_filter **insns, size_t *len,
-		    bool *size_bound, scmpc_diag *d)
+		    bool *size_bound, struct compile_budget *budget, scmpc_diag *d)
 {
 	/* Argument checks are laid out for the shortest worst path; when that
 	 * makes the program too long for the kernel, once more for size. */
 	enum dag_limit limit;
-	int err = lower_emit(p, views, o, LOWER_PATH, insns, len, &limit, d);
+	int err = lower_emit(p, views, o, LOWER_PATH, insns, len, &limit, budget, d);
 	bool sized_out = limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES;
 	if (err == -E2BIG && sized_out && !(o->flags & SCMPC_COMPILE_NAIVE)) {
-		err = lower_emit(p, views, o, LOWER_COMPACT, insns, len, &limit, d);
+		err = lower_emit(p, views, o, LOWER_COMPACT, insns, len, &limit, budget, d);
 		bool sized = err == 0 || (err == -E2BIG && (limit == DAG_LIMIT_NONE ||
 							    limit == DAG_LIMIT_RANGES));
 		/* The other order of an equality's halves may be smaller, or fit
 		 * where this one does not; if neither fits, the message stays
 		 * the first order's. */
 		if (sized)
-			try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err);
+			try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err, budget);
 	} else if (err == 0 && !(o->flags & (SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SHORTEST)) &&
 		   ((o->flags & SCMPC_COMPILE_SMALLEST) ||
 		    (*len > calls_named(p, views) && *len > chain_layout(p, views)))) {
 		/* Both orders of an equality's halves, the smallest program
 		 * kept (the earlier on a tie).  Failing, a lowering leaves what
 		 * there is, so it says nothing. */
-		try_smaller(p, views, o, LOWER_COMPACT, insns, len, &err);
-		try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err);
+		try_smaller(p, views, o, LOWER_COMPACT, insns, len, &err, budget);
+		try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err, budget);
 	}
 	/* Too big for one program, measured as such: not when the compiler's
 	 * own work or node bound stopped it (nor is it lowered again for size

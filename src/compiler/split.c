@@ -15,6 +15,7 @@
 #include "bpf/bpf.h"
 #include "check/check.h"
 #include "compiler/compile.h"
+#include "compiler/dag.h"
 #include "compiler/split.h"
 
 
@@ -31,7 +32,26 @@ struct splitter {
 	bool last;		/* the piece being tried is the last */
 	bool seccomp_filler;	/* pieces but the last allow seccomp(2) by a rule of their own */
 	char why[512];		/* why the last piece tried did not fit */
+	struct compile_budget budget;	/* lowering work left for every compile */
 };
+
+/* The splitter's bound: the lowering work of all the compiles it makes,
+ * the whole policy's first.  Compiling one policy is bounded by
+ * DAG_MAX_WORK (about a second); a split compiles many pieces, each in
+ * several tries, so without a bound of its own a policy that one compile
+ * refuses in seconds kept the splitter busy for minutes (100,000 random
+ * rules: over 600 s and 300 MB).  Three compiles' worth: a policy whose
+ * pieces need more is refused, saying so. */
+#define SPLIT_MAX_WORK (3 * DAG_MAX_WORK)
+
+static int budget_error(const struct splitter *s)
+{
+	return diag_err(s->d, -E2BIG, NULL,
+			"the policy is too complex to split: compiling its pieces takes more than "
+			"the splitter's bound of %llu steps of lowering in all (about three "
+			"seconds; one compile's bound is %llu)",
+			(unsigned long long)SPLIT_MAX_WORK, (unsigned long long)DAG_MAX_WORK);
+}
 
 struct piece {
 	scmpc_policy *pol;
@@ -278,7 +298,7 @@ static int try_piece(struct splitter *s, size_t from, size_t to, struct piece *o
 	s->last = to == s->ngroups;
 	if ((rc = piece_policy(s, &out->pol)) < 0)
 		goto out;
-	rc = compile_policy(out->pol, &o, &out->prog, NULL, scratch);
+	rc = compile_policy(out->pol, &o, &out->prog, NULL, &s->budget, scratch);
 	if (rc == 0 && out->prog->len > s->max_insns) {
 		snprintf(s->why, sizeof(s->why), "the program needs %zu instructions, more than %u",
 			 out->prog->len, s->max_insns);
@@ -287,6 +307,12 @@ static int try_piece(struct splitter *s, size_t from, size_t to, struct piece *o
 		snprintf(s->why, sizeof(s->why), "%s", scmpc_diag_message(scratch));
 	} else if (rc < 0) {
 		rc = diag_err(s->d, rc, scmpc_diag_where(scratch), "%s", scmpc_diag_message(scratch));
+	}
+	if (rc == -E2BIG && !s->budget.left) {
+		/* Not this piece's size: the splitter's own bound, which
+		 * ends the split (a negative errno, not "does not fit"). */
+		rc = budget_error(s);
+		goto out;
 	}
 	if (rc == -E2BIG) {
 		scmpc_prog_free(out->prog);
@@ -348,7 +374,8 @@ static int probe_run(struct splitter *s, size_t start, size_t end, size_t *lo, s
  * Next fit over the groups in order: each piece takes the longest run of
  * the remaining groups that fits, found by trying the whole rest, then
  * doubling from one group, then halving the gap.  Pieces grow with their
- * groups (more rules, more tests), so the run that fits is a prefix.
+ * groups (more rules, more tests), so the run that fits is a prefix.  The
+ * whole policy is known not to fit: the first piece does not try it again.
  */
 static int pack(struct splitter *s, size_t max_progs, struct piece **out, size_t *nout)
 {
@@ -368,7 +395,7 @@ static int pack(struct splitter *s, size_t max_progs, struct piece **out, size_t
 		}
 		/* lo: the longest run known to fit (start: none); hi: the
 		 * shortest known not to. */
-		if ((rc = probe_run(s, start, s->ngroups, &lo, &hi, &best)) < 0)
+		if (start && (rc = probe_run(s, start, s->ngroups, &lo, &hi, &best)) < 0)
 			goto fail;
 		for (size_t k = 1; hi > lo + 1 && start + k < hi; k *= 2) {
 			if ((rc = probe_run(s, start, start + k, &lo, &hi, &best)) < 0)
@@ -592,7 +619,8 @@ static void splitter_fini(struct splitter *s)
 
 size_t split_count(const scmpc_policy *p)
 {
-	struct splitter s = { .p = p, .d = NULL, .max_insns = SPLIT_MAX_INSNS };
+	struct splitter s = { .p = p, .d = NULL, .max_insns = SPLIT_MAX_INSNS,
+			      .budget = { SPLIT_MAX_WORK } };
 	struct piece *pcs = NULL;
 	size_t n = 0;
 	if (split_run(&s, 0, &pcs, &n) < 0)
@@ -626,6 +654,7 @@ int split_policy(const scmpc_policy *p, const struct scmpc_split_opts *opts, scm
 	struct splitter s = {
 		.p = p, .d = d, .flags = opts->flags, .hot = opts->hot,
 		.max_insns = opts->max_insns ? opts->max_insns : SPLIT_MAX_INSNS,
+		.budget = { SPLIT_MAX_WORK },
 	};
 
 	/* A policy that fits is its own one program. */
@@ -634,7 +663,7 @@ int split_policy(const scmpc_policy *p, const struct scmpc_split_opts *opts, scm
 	scmpc_diag *scratch = scmpc_diag_new();
 	if (!scratch)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
-	rc = compile_policy(p, &co, &whole, NULL, scratch);
+	rc = compile_policy(p, &co, &whole, NULL, &s.budget, scratch);
 	if (rc == 0 && whole->len <= s.max_insns) {
 		scmpc_prog **arr = malloc(sizeof(*arr));
 		for (size_t i = 0; arr && i < scmpc_diag_warning_count(scratch); i++)
