@@ -442,7 +442,9 @@ static void block_label(const struct graph *g, size_t i, enum scmpc_arch text_ar
 		} else if (is_ret(f) && BPF_RVAL(f->code) == BPF_K) {
 			action_name(f->k, line, sizeof(line));
 		} else if (is_jmp(f)) {
-			continue;
+			/* the edge shows where; the line keeps the block from
+			 * looking empty */
+			snprintf(line, sizeof(line), "goto %zu", pc + 1 + f->k);
 		} else if (insn_text(g->insns, g->len, pc, text_arch, line, sizeof(line)) < 0) {
 			snprintf(line, sizeof(line), "code 0x%02x k 0x%x", f->code, f->k);
 		}
