@@ -191,6 +191,8 @@ static void graph_free(struct graph *g)
 static int graph_build(struct graph *g, const struct sock_filter *insns, size_t len)
 {
 	memset(g, 0, sizeof(*g));
+	if (!len)
+		return -EINVAL;	/* no program the kernel takes is empty */
 	g->insns = insns;
 	g->len = len;
 	bool *leader = calloc(len + 1, sizeof(*leader));
