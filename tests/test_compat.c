@@ -3405,10 +3405,13 @@ static void log_child(const char *lib, const char *env, const char *log, const c
 	p = dlsym(h, "seccomp_load"), memcpy(&load, &p, sizeof(p));
 	if (!init || !rule_add || !resolve || !export_bpf || !load)
 		_exit(22);
+	/* write(2) kills once the filter is in: the load's line must be out
+	 * before, or the log would kill the process it describes */
 	scmp_filter_ctx ctx = init(SCMP_ACT_ALLOW);
 	if (!ctx || rule_add(ctx, SCMP_ACT_ERRNO(1), resolve("ptrace"), 0) ||
 	    rule_add(ctx, SCMP_ACT_ERRNO(2), resolve("personality"), 1,
-		     SCMP_A0(SCMP_CMP_EQ, 0x0008)))
+		     SCMP_A0(SCMP_CMP_EQ, 0x0008)) ||
+	    rule_add(ctx, SCMP_ACT_KILL_PROCESS, resolve("write"), 0))
 		_exit(23);
 	int out = open(bpf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0 || export_bpf(ctx, out) || export_bpf(ctx, out))

@@ -98,8 +98,8 @@ const char *compat_syscall_name(enum scmpc_arch a, int nr, char *buf, size_t len
 
 /* log.c: when SCMPC_COMPAT_LOG was set as the library was loaded, one
  * line on stderr saying what API call FN did with C's program (its size
- * and worst paths); RC < 0 says the call failed with it.  Nothing else in
- * the library prints. */
+ * and worst paths); RC < 0 says the call failed with it; C NULL: only
+ * that FN failed with RC.  Nothing else in the library prints. */
 void compat_log(const char *fn, const struct compat_ctx *c, int rc);
 
 /* seccomp_export_pfc() */

@@ -20,6 +20,11 @@
  * that the system's libseccomp exports, or bench/bench_compare, gives
  * libseccomp's figures.
  *
+ * seccomp_load()'s line is written before the filter is installed, and
+ * only a failure to install it is said afterwards: once installed, the
+ * filter may deny what saying it takes (the stats' allocations, write(2)
+ * itself), and a log must not kill the process it describes.
+ *
  * The variable is read once, when the dynamic linker loads the library (a
  * constructor, before the program's own threads exist), never at the call:
  * getenv() races with a setenv() in another thread, and a program that
@@ -98,6 +103,10 @@ void compat_log(const char *fn, const struct compat_ctx *c, int rc)
 	struct line l = { .n = 0 };
 	put(&l, "libseccomp.so.2 %u.%u.%u on scmpc %s [%ld]: %s: ", SCMP_VER_MAJOR,
 	    SCMP_VER_MINOR, SCMP_VER_MICRO, scmpc_version(), (long)getpid(), fn);
+	if (!c) {
+		put(&l, "not installed: %s\n", strerror(rc < 0 ? -rc : EINVAL));
+		goto out;
+	}
 	if (!c->prog) {
 		put(&l, "nothing compiled (%s)\n", strerror(rc < 0 ? -rc : EINVAL));
 		goto out;

@@ -923,8 +923,11 @@ API int seccomp_load(const scmp_filter_ctx ctx)
 		flags |= FILTER_FLAG_WAIT_KILLABLE_RECV;
 	struct scmpc_load_opts o = { .sz = sizeof(o), .seccomp_flags = flags,
 				     .flags = c->a.nnp ? 0 : SCMPC_LOAD_KEEP_NNP };
+	/* said before the filter is in place, which may deny the saying */
+	compat_log("seccomp_load", c, 0);
 	rc = scmpc_load(scmpc_prog_insns(c->prog), scmpc_prog_len(c->prog), &o, NULL, NULL);
-	compat_log("seccomp_load", c, rc < 0 ? rc : 0);
+	if (rc < 0)
+		compat_log("seccomp_load", NULL, rc);
 	if (rc == -ESRCH)
 		return rc;
 	if (rc < 0)
