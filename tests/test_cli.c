@@ -3458,6 +3458,186 @@ static void test_lint_packaged(void **state)
 		}
 }
 
+/* ------------------------------------------------------------------ --dot */
+
+/* The graph's lines that match WHAT, counted. */
+static unsigned count_lines(const char *text, const char *what)
+{
+	unsigned n = 0;
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *eol = strchr(l, '\n');
+		const char *hit = strstr(l, what);
+		n += hit && (!eol || hit < eol);
+	}
+	return n;
+}
+
+static void expect_graph(const char *text, const char *what)
+{
+	if (strncmp(text, "digraph scmpc {\n", 16) || !strstr(text, "\n}\n"))
+		fail_msg("%s: not one digraph:\n%.400s", what, text);
+	if (count_lines(text, "{") != count_lines(text, "}"))
+		fail_msg("%s: unbalanced braces", what);
+}
+
+/* inspect --dot draws the program: the ABI tests, the number dispatch and
+ * the argument tests by what they compare, each action as a leaf with the
+ * numbers that reach it; --hot draws a workload's paths red, with counts;
+ * -o writes the same graph to a file. */
+static void test_inspect_dot(void **state)
+{
+	(void)state;
+	struct result r;
+
+	r = RUN("compile", policy("docker-default.json"), "-o", tmp("dot.bpf"), "--arch", "x86_64",
+		"--kernel", "6.8", "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("inspect", "--dot", tmp("dot.bpf"));
+	expect(&r, 0, NULL, NULL);
+	expect_graph(r.out, "inspect --dot");
+	for (const char *const *w = (const char *const[]){
+		     "instructions\"", "arch == x86_64, x32", "arch == i386", "nr >= ",
+		     "(personality)", "arg0.lo == ", "label=\"yes\"", "label=\"no\"",
+		     "KILL_THREAD", "ALLOW", "ERRNO(1)", NULL };
+	     *w; w++)
+		if (!strstr(r.out, *w))
+			fail_msg("inspect --dot lacks '%s':\n%.2000s", *w, r.out);
+	/* no workload, nothing red */
+	assert_null(strstr(r.out, "#d62728"));
+	char *plain = strdup(r.out);
+	result_free(&r);
+
+	r = RUN("inspect", "--dot", tmp("dot.bpf"), "-o", tmp("dot.dot"));
+	expect(&r, 0, NULL, NULL);
+	assert_int_equal(r.out_len, 0);
+	result_free(&r);
+	char *file = read_file(tmp("dot.dot"), NULL);
+	assert_non_null(file);
+	assert_string_equal(file, plain);
+	free(file);
+	free(plain);
+	/* Graphviz takes it, where it is installed */
+	if (access("/usr/bin/dot", X_OK) == 0) {
+		char cmd[4200];
+		snprintf(cmd, sizeof(cmd), "/usr/bin/dot -Tsvg -o /dev/null '%s'", tmp("dot.dot"));
+		assert_int_equal(system(cmd), 0);
+	}
+
+	/* One denied call: its leaf holds that number alone. */
+	write_text(tmp("dot-uname.json"), DENY_ONE("uname"));
+	r = RUN("compile", tmp("dot-uname.json"), "-o", tmp("dot-uname.bpf"), "--arch", "x86_64");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("inspect", "--dot", tmp("dot-uname.bpf"));
+	expect(&r, 0, NULL, NULL);
+	expect_graph(r.out, "inspect --dot (uname)");
+	if (scmpc_arch_native() == SCMPC_ARCH_X86_64) {
+		assert_non_null(strstr(r.out, "ERRNO(1)\\nnr 63 (uname)"));
+		assert_non_null(strstr(r.out, "ALLOW\\nnr 0-0x3fffffff"));
+	}
+	result_free(&r);
+
+	/* --hot: 100 reads and 7 unames take the x86_64 ABI test, the 7 end
+	 * at uname's leaf. */
+	write_text(tmp("dot-hot.txt"), "read 100\nuname 7\n");
+	r = RUN("inspect", "--dot", "--hot", tmp("dot-hot.txt"), "-a", "x86_64",
+		tmp("dot-uname.bpf"));
+	expect(&r, 0, "red: the paths of 107 calls", NULL);
+	expect_graph(r.out, "inspect --dot --hot");
+	assert_true(count_lines(r.out, "xlabel=\"107\"") >= 1);
+	assert_true(count_lines(r.out, "xlabel=\"7\"") >= 1);
+	assert_true(count_lines(r.out, "xlabel=\"100\"") >= 1);
+	const char *leaf = strstr(r.out, "ERRNO(1)\\nnr 63 (uname)");
+	assert_non_null(leaf);
+	const char *eol = strchr(leaf, '\n');
+	assert_non_null(strstr(leaf, "#d62728"));
+	assert_true(strstr(leaf, "#d62728") < eol);
+	result_free(&r);
+
+	/* --hot and -o draw, they do not apply to the listing */
+	r = RUN("inspect", "--hot", tmp("dot-hot.txt"), tmp("dot.bpf"));
+	expect(&r, 2, NULL, "--hot applies to inspect --dot");
+	result_free(&r);
+	r = RUN("inspect", "-o", tmp("x.txt"), tmp("dot.bpf"));
+	expect(&r, 2, NULL, "-o applies to inspect --dot");
+	result_free(&r);
+	r = RUN("inspect", "--dot", "-f", "text", tmp("dot.bpf"));
+	expect(&r, 2, NULL, "one or the other");
+	result_free(&r);
+	r = RUN("dump", "1", "--hot", tmp("dot-hot.txt"));
+	expect(&r, 2, NULL, "--hot applies to dump --dot");
+	result_free(&r);
+}
+
+/* dump --dot writes PID-N.dot beside each PID-N.bpf; inspect --pid --dot
+ * draws the stack, one cluster per filter. */
+static void test_dump_dot(void **state)
+{
+	(void)state;
+	char pidstr[16], name[64];
+
+	if (!unfiltered()) {
+		print_message("skipped: the test runs under seccomp, and a filtered process "
+			      "cannot read filters back\n");
+		skip();
+	}
+	write_text(tmp("dot-outer.json"), DENY_ONE("uname"));
+	write_text(tmp("dot-inner.json"), DENY_ONE("getcpu"));
+	assert_int_equal(mkdir(tmp("dot-dump"), 0755), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(null, 1);
+		execl(cli_path(), cli_path(), "exec", "-q", tmp("dot-outer.json"), "--", cli_path(),
+		      "exec", "-q", tmp("dot-inner.json"), "--", "/bin/sleep", "10", (char *)NULL);
+		_exit(127);
+	}
+	bool ready = wait_filtered(pid, "sleep", 2);
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	struct result d = { 0 }, in = { 0 };
+	if (ready) {
+		d = RUN("dump", pidstr, "-o", tmp("dot-dump"), "--dot");
+		in = RUN("inspect", "--pid", pidstr, "--dot");
+	}
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	if (!ready)
+		fail_msg("the nested exec did not reach sleep with 2 filters");
+	if (d.status == 1 && (strstr(d.err, "CAP_SYS_ADMIN") || strstr(d.err, "not permitted"))) {
+		print_message("skipped: %s", d.err);
+		result_free(&d);
+		result_free(&in);
+		skip();
+	}
+	expect(&d, 0, "chain: 2 filters", NULL);
+	const char *calls[2] = { "uname", "getcpu" };
+	for (int i = 0; i < 2; i++) {
+		char title[64], leaf[64];
+		snprintf(name, sizeof(name), "dot-dump/%d-%d.dot", (int)pid, i);
+		char *g = read_file(tmp(name), NULL);
+		if (!g)
+			fail_msg("%s was not written; stdout:\n%s", name, d.out);
+		expect_graph(g, name);
+		snprintf(title, sizeof(title), "process %d, filter %d: ", (int)pid, i);
+		snprintf(leaf, sizeof(leaf), "(%s)", calls[i]);
+		if (!strstr(g, title) || (scmpc_arch_native() == SCMPC_ARCH_X86_64 && !strstr(g, leaf)))
+			fail_msg("%s lacks '%s' or '%s':\n%s", name, title, leaf, g);
+		free(g);
+	}
+	result_free(&d);
+
+	expect(&in, 0, NULL, NULL);
+	expect_graph(in.out, "inspect --pid --dot");
+	assert_non_null(strstr(in.out, "subgraph cluster_0 {"));
+	assert_non_null(strstr(in.out, "subgraph cluster_1 {"));
+	assert_non_null(strstr(in.out, "2 filters; the kernel runs every one"));
+	assert_non_null(strstr(in.out, "filter 1 (newest)"));
+	result_free(&in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -3474,6 +3654,8 @@ int main(void)
 		cmocka_unit_test(test_exec_listener),
 		cmocka_unit_test(test_inspect),
 		cmocka_unit_test(test_inspect_broken),
+		cmocka_unit_test(test_inspect_dot),
+		cmocka_unit_test(test_dump_dot),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_diff_exact),
 		cmocka_unit_test(test_canary),

@@ -3350,6 +3350,164 @@ static void test_ipc_version_bits(void **state)
 }
 #endif
 
+/* --------------------------------------------------------- SCMPC_COMPAT_LOG */
+
+/* Copy COMPAT_LIB to DIR/libseccomp.so.2: dlopen() of another file is a
+ * load of its own, with its constructors run again, where a second
+ * dlopen() of COMPAT_LIB would hand back the copy this test already has. */
+static int copy_lib(const char *dir, char *out, size_t len)
+{
+	snprintf(out, len, "%s/libseccomp.so.2", dir);
+	int in = open(COMPAT_LIB, O_RDONLY | O_CLOEXEC);
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	char buf[65536];
+	ssize_t n = -1;
+	while (in >= 0 && fd >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	if (in >= 0)
+		close(in);
+	if (fd >= 0)
+		close(fd);
+	return n == 0 ? 0 : -1;
+}
+
+/* In a child: load LIB with SCMPC_COMPAT_LOG as ENV says at load time (NULL:
+ * unset) and the opposite afterwards, stderr to LOG; export a filter to
+ * BPF twice and load it.  Exit 0, or a code saying which step failed. */
+static void log_child(const char *lib, const char *env, const char *log, const char *bpf)
+{
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+		_exit(20);
+	if (env)
+		setenv("SCMPC_COMPAT_LOG", env, 1);
+	else
+		unsetenv("SCMPC_COMPAT_LOG");
+	void *h = dlopen(lib, DLFLAGS);
+	if (!h)
+		_exit(21);
+	/* read once, at load: changing it now changes nothing */
+	if (env)
+		unsetenv("SCMPC_COMPAT_LOG");
+	else
+		setenv("SCMPC_COMPAT_LOG", "1", 1);
+	__typeof__(&seccomp_init) init;
+	__typeof__(&seccomp_rule_add) rule_add;
+	__typeof__(&seccomp_syscall_resolve_name) resolve;
+	__typeof__(&seccomp_export_bpf) export_bpf;
+	__typeof__(&seccomp_load) load;
+	void *p;
+	p = dlsym(h, "seccomp_init"), memcpy(&init, &p, sizeof(p));
+	p = dlsym(h, "seccomp_rule_add"), memcpy(&rule_add, &p, sizeof(p));
+	p = dlsym(h, "seccomp_syscall_resolve_name"), memcpy(&resolve, &p, sizeof(p));
+	p = dlsym(h, "seccomp_export_bpf"), memcpy(&export_bpf, &p, sizeof(p));
+	p = dlsym(h, "seccomp_load"), memcpy(&load, &p, sizeof(p));
+	if (!init || !rule_add || !resolve || !export_bpf || !load)
+		_exit(22);
+	/* write(2) kills once the filter is in: the load's line must be out
+	 * before, or the log would kill the process it describes */
+	scmp_filter_ctx ctx = init(SCMP_ACT_ALLOW);
+	if (!ctx || rule_add(ctx, SCMP_ACT_ERRNO(1), resolve("ptrace"), 0) ||
+	    rule_add(ctx, SCMP_ACT_ERRNO(2), resolve("personality"), 1,
+		     SCMP_A0(SCMP_CMP_EQ, 0x0008)) ||
+	    rule_add(ctx, SCMP_ACT_KILL_PROCESS, resolve("write"), 0))
+		_exit(23);
+	int out = open(bpf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0 || export_bpf(ctx, out) || export_bpf(ctx, out))
+		_exit(24);
+	close(out);
+	if (load(ctx))
+		_exit(25);
+	_exit(0);
+}
+
+static char *slurp_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = calloc(1, 65536);
+	*len = 0;
+	if (f && buf)
+		*len = fread(buf, 1, 65535, f);
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* The library prints nothing unless SCMPC_COMPAT_LOG was set (and not "0")
+ * when it was loaded; then each export and load says, in one line on
+ * stderr, that scmpc compiled the program and what it costs. */
+static void test_log(void **state)
+{
+	(void)state;
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0) {
+		print_message("skipped: the kernel has no seccomp\n");
+		skip();
+	}
+	char dir[] = "/tmp/scmpc-compat-log.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	const char *envs[] = { "1", NULL, "0" };
+	char lib[3][256], log[3][256], bpf[3][256], sub[3][256];
+	for (int k = 0; k < 3; k++) {
+		snprintf(sub[k], sizeof(sub[k]), "%s/%d", dir, k);
+		assert_int_equal(mkdir(sub[k], 0755), 0);
+		assert_int_equal(copy_lib(sub[k], lib[k], sizeof(lib[k])), 0);
+		snprintf(log[k], sizeof(log[k]), "%s/stderr", sub[k]);
+		snprintf(bpf[k], sizeof(bpf[k]), "%s/filter.bpf", sub[k]);
+		fflush(NULL);
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			log_child(lib[k], envs[k], log[k], bpf[k]);
+		int st;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			fail_msg("SCMPC_COMPAT_LOG=%s child: status 0x%x", envs[k] ? envs[k] : "(unset)",
+				 st);
+	}
+
+	size_t len, blen;
+	char *text = slurp_file(log[0], &len);
+	free(slurp_file(bpf[0], &blen));
+	/* two exports of the same program */
+	size_t insns = blen / 2 / sizeof(struct sock_filter);
+	print_message("SCMPC_COMPAT_LOG=1:\n%s", text);
+	char want[128];
+	int lines = 0;
+	for (char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		lines++;
+		assert_non_null(strstr(l, " on scmpc "));
+		snprintf(want, sizeof(want), "scmpc's program, %zu instructions, worst path ", insns);
+		if (!strstr(l, want) || strstr(l, want) > strchr(l, '\n'))
+			fail_msg("no '%s' in: %.*s", want, (int)strcspn(l, "\n"), l);
+	}
+	assert_int_equal(lines, 3);
+	char *first_load = strstr(text, ": seccomp_load: ");
+	char *first_export = strstr(text, ": seccomp_export_bpf: ");
+	assert_non_null(first_export);
+	assert_non_null(first_load);
+	assert_true(first_export < first_load);
+	assert_null(strstr(first_load, "failed"));
+	free(text);
+
+	for (int k = 1; k < 3; k++) {
+		text = slurp_file(log[k], &len);
+		if (len)
+			fail_msg("SCMPC_COMPAT_LOG=%s at load: the library printed: %s",
+				 envs[k] ? envs[k] : "(unset)", text);
+		free(text);
+	}
+	for (int k = 0; k < 3; k++) {
+		unlink(lib[k]);
+		unlink(log[k]);
+		unlink(bpf[k]);
+		rmdir(sub[k]);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -3363,6 +3521,7 @@ int main(void)
 		cmocka_unit_test(test_refusals_transactions),
 		cmocka_unit_test(test_export_bpf_mem),
 		cmocka_unit_test(test_load_child),
+		cmocka_unit_test(test_log),
 		cmocka_unit_test(test_ipc_version_bits),
 		cmocka_unit_test(test_api_level),
 		cmocka_unit_test(test_waitkill),

@@ -96,6 +96,12 @@ const char *compat_arch_name(enum scmpc_arch a);
  * included), in BUF; NULL when there is none. */
 const char *compat_syscall_name(enum scmpc_arch a, int nr, char *buf, size_t len);
 
+/* log.c: when SCMPC_COMPAT_LOG was set as the library was loaded, one
+ * line on stderr saying what API call FN did with C's program (its size
+ * and worst paths); RC < 0 says the call failed with it; C NULL: only
+ * that FN failed with RC.  Nothing else in the library prints. */
+void compat_log(const char *fn, const struct compat_ctx *c, int rc);
+
 /* seccomp_export_pfc() */
 int compat_write_pfc(const struct compat_ctx *c, int fd);
 /* Write N bytes of BUF to FD whatever the partial writes; 0 or -errno

@@ -20,6 +20,9 @@
  * every build exports 2.6's calls and main's seccomp_notify_addfd, so that
  * a program built against a newer header finds them instead of dying on a
  * symbol lookup, while one built against an older header never calls them.
+ *
+ * Nothing here prints: load and export call compat_log() (log.c), which
+ * says what was compiled only when SCMPC_COMPAT_LOG was set at load time.
  */
 #include <errno.h>
 #include <linux/seccomp.h>
@@ -844,10 +847,13 @@ API int seccomp_export_bpf(const scmp_filter_ctx ctx, int fd)
 	if (!c)
 		return -EINVAL;
 	int rc = program_bytes(c, &buf, &left);
-	if (rc < 0)
+	if (rc < 0) {
+		compat_log("seccomp_export_bpf", c, rc);
 		return rc_filter(rc);
+	}
 	rc = rc_sys(c, compat_write_all(fd, buf, left));
 	free(buf);
+	compat_log("seccomp_export_bpf", c, rc);
 	return rc;
 }
 
@@ -859,6 +865,7 @@ API int seccomp_export_bpf_mem(const scmp_filter_ctx ctx, void *buf, size_t *len
 	if (!c || !len)
 		return -EINVAL;
 	int rc = program_bytes(c, &bytes, &size);
+	compat_log("seccomp_export_bpf_mem", c, rc);
 	if (rc < 0)
 		return rc_filter(rc);
 	if (buf && *len < size)
@@ -887,8 +894,10 @@ API int seccomp_load(const scmp_filter_ctx ctx)
 	if (!c)
 		return -EINVAL;
 	int rc = compile(c);
-	if (rc < 0)
+	if (rc < 0) {
+		compat_log("seccomp_load", c, rc);
 		return rc_filter(rc);
+	}
 	unsigned l = level();
 	/* One listener per process, as libseccomp keeps it: later loads
 	 * neither ask for another nor combine TSYNC with one. */
@@ -914,7 +923,11 @@ API int seccomp_load(const scmp_filter_ctx ctx)
 		flags |= FILTER_FLAG_WAIT_KILLABLE_RECV;
 	struct scmpc_load_opts o = { .sz = sizeof(o), .seccomp_flags = flags,
 				     .flags = c->a.nnp ? 0 : SCMPC_LOAD_KEEP_NNP };
+	/* said before the filter is in place, which may deny the saying */
+	compat_log("seccomp_load", c, 0);
 	rc = scmpc_load(scmpc_prog_insns(c->prog), scmpc_prog_len(c->prog), &o, NULL, NULL);
+	if (rc < 0)
+		compat_log("seccomp_load", NULL, rc);
 	if (rc == -ESRCH)
 		return rc;
 	if (rc < 0)

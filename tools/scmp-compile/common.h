@@ -63,6 +63,7 @@ enum {
 	/* Not an option: the command takes negative numbers as operands
 	 * (explain's arguments, -100 for AT_FDCWD), never as options. */
 	F_NEGATIVE = 1 << 25,
+	F_DOT = 1 << 21,
 	F_POLICY = F_CAPS | F_KERNEL | F_STRICT | F_NO_ENOSYS | F_RESTRICTIVE | F_QUIET | F_RUNTIME |
 		   F_BAD_ARCH,
 };
@@ -121,6 +122,7 @@ struct cli {
 	bool tail, overhead;		/* --tail, --overhead */
 	bool runtime_exec;		/* record --runtime exec: scmp-compile exec's tail */
 	const char *audit;		/* explain --audit: a SECCOMP audit record */
+	bool dot;			/* inspect, dump --dot */
 };
 
 /* ---- common.c: messages, numbers, ABIs, the cache */
@@ -280,6 +282,26 @@ int stack_figures(FILE *out, const struct cli *c, scmpc_prog *const *progs, size
 /* The filters process PID holds, oldest first (*OUT, for
  * scmpc_prog_array_free()): their count, or -1 after printing why not. */
 int read_stack(unsigned pid, scmpc_prog ***out);
+
+/* ---- dot.c: a program as a Graphviz graph (inspect, dump --dot) */
+
+struct dot_prog {
+	const char *name;		/* the graph's (or its cluster's) title */
+	const struct sock_filter *insns;
+	size_t len;
+};
+/* PROGS[0..N) as one digraph (several: a cluster each, as a stack); HOT
+ * (or NULL): the workload whose paths are drawn red, its calls without an
+ * ABI taken as HOT_ARCH's, HOT_NAME naming it in the title.  0 or a
+ * negative errno. */
+int write_dot(FILE *out, const struct dot_prog *progs, size_t n, const scmpc_workload *hot,
+	      enum scmpc_arch hot_arch, const char *hot_name);
+/* write_dot() into a malloc'ed *BUF of *LEN bytes. */
+int dot_text(const struct dot_prog *progs, size_t n, const scmpc_workload *hot,
+	     enum scmpc_arch hot_arch, const char *hot_name, char **buf, size_t *len);
+/* The workload in file PATH (as compile --hot reads it: names, strace -c or
+ * perf trace -s), its calls without an ABI ARCH's; NULL after saying why. */
+scmpc_workload *read_workload_file(const char *path, enum scmpc_arch arch, bool quiet);
 
 /* ---- options.c */
 

@@ -56,6 +56,33 @@ int read_stack(unsigned pid, scmpc_prog ***out)
 	return n;
 }
 
+/* dump --dot: filter I of PID as DIR/PID-I.dot, created as the .bpf is;
+ * 0 or -1 after saying why. */
+static int dump_dot(int dfd, const char *dir, unsigned pid, int i,
+		    const struct sock_filter *insns, size_t len, const scmpc_workload *hot,
+		    const char *hot_path)
+{
+	char title[64], name[64], path[PATH_MAX], *buf = NULL;
+	size_t blen = 0;
+
+	snprintf(title, sizeof(title), "process %u, filter %d", pid, i);
+	snprintf(name, sizeof(name), "%u-%d.dot", pid, i);
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path)) {
+		errorf("%s: %s", dir, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	struct dot_prog dp = { .name = title, .insns = insns, .len = len };
+	int rc = dot_text(&dp, 1, hot, native_arch(), hot_path ? display_name(hot_path) : NULL,
+			  &buf, &blen);
+	if (rc < 0) {
+		errorf("%s: %s", path, strerror(-rc));
+		return -1;
+	}
+	rc = create_new(dfd, path, name, buf, blen);
+	free(buf);
+	return rc;
+}
+
 static int run_dump(struct cli *c)
 {
 	enum scmpc_arch native = native_arch();
@@ -67,10 +94,13 @@ static int run_dump(struct cli *c)
 	unsigned pid;
 	const char *end;
 	int n = 0, status = EXIT_INPUT, dfd, written = 0;
+	scmpc_workload *hot = NULL;
 	char name[64], path[PATH_MAX];
 
 	if (c->npos != 1)
 		return usage_error(c->npos ? "dump takes one PID" : "dump needs a PID");
+	if ((c->seen & F_HOT) && !c->dot)
+		return usage_error("--hot applies to dump --dot");
 	if (!parse_uint(c->pos[0], INT_MAX, &pid, &end) || *end || !pid)
 		return usage_error("invalid process id '%s'", c->pos[0]);
 	if (!strcmp(dir, "-"))
@@ -88,6 +118,10 @@ static int run_dump(struct cli *c)
 		return EXIT_INPUT;
 	}
 
+	if (c->hot && !(hot = read_workload_file(c->hot, SCMPC_ARCH_NONE, false))) {
+		close(dfd);
+		return EXIT_INPUT;
+	}
 	n = read_stack(pid, &progs);
 	if (n < 0)
 		goto out;
@@ -120,6 +154,9 @@ static int run_dump(struct cli *c)
 		if (create_new(dfd, path, name, insns[written],
 			       lens[written] * sizeof(struct sock_filter)))
 			goto out;
+		if (c->dot && dump_dot(dfd, dir, pid, written, insns[written], lens[written], hot,
+				       c->hot))
+			goto out;
 	}
 	for (int i = 0; i < n; i++) {
 		size_t elen = scmpc_prog_ebpf_len(progs[i]);
@@ -145,12 +182,18 @@ static int run_dump(struct cli *c)
 		printf("%d of %u %s syscalls cached\n", cached, CACHE_NR, scmpc_arch_name(native));
 	status = EXIT_OK;
 out:
-	/* All or nothing: a failed dump leaves no PID-N.bpf in a rerun's way. */
-	while (status != EXIT_OK && written-- > 0) {
-		snprintf(name, sizeof(name), "%u-%d.bpf", pid, written);
-		unlinkat(dfd, name, 0);
+	/* All or nothing: a failed dump leaves no PID-N.bpf (or .dot) in a
+	 * rerun's way; filter WRITTEN may have its .bpf without its .dot. */
+	for (int i = written; status != EXIT_OK && i >= 0; i--) {
+		snprintf(name, sizeof(name), "%u-%d.bpf", pid, i);
+		if (i < written || c->dot)
+			unlinkat(dfd, name, 0);
+		snprintf(name, sizeof(name), "%u-%d.dot", pid, i);
+		if (c->dot)
+			unlinkat(dfd, name, 0);
 	}
 	close(dfd);
+	scmpc_workload_free(hot);
 	free(insns);
 	free(lens);
 	scmpc_prog_array_free(progs, n > 0 ? (size_t)n : 0);
@@ -158,10 +201,11 @@ out:
 }
 
 const struct command dump_command = {
-	"dump", run_dump, F_OUTPUT,
-	"Usage: " PROG_NAME " dump PID [-o DIR]\n",
+	"dump", run_dump, F_OUTPUT | F_DOT | F_HOT,
+	"Usage: " PROG_NAME " dump PID [-o DIR] [--dot [--hot FILE]]\n",
 	"Write each seccomp filter of process PID (oldest first) to DIR/PID-N.bpf\n"
-	"and say what each costs and lets the kernel cache.  Needs CAP_SYS_ADMIN and\n"
-	"a caller not under seccomp itself.\n",
+	"and say what each costs and lets the kernel cache.  With --dot, also each\n"
+	"as a Graphviz graph, DIR/PID-N.dot.  Needs CAP_SYS_ADMIN and a caller not\n"
+	"under seccomp itself.\n",
 	EXIT_HELP,
 };

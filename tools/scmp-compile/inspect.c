@@ -166,6 +166,51 @@ out:
 	return rc;
 }
 
+/* --dot: the programs DP[0..N) as one graph, to -o's file or stdout. */
+static int inspect_dot(const struct cli *c, const struct dot_prog *dp, size_t n)
+{
+	enum scmpc_arch hot_arch = c->arch != SCMPC_ARCH_NONE ? c->arch : native_arch();
+	scmpc_workload *w = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (c->hot && !(w = read_workload_file(c->hot, c->arch, false)))
+		return EXIT_INPUT;
+	int rc = dot_text(dp, n, w, hot_arch, c->hot ? display_name(c->hot) : NULL, &buf, &len);
+	scmpc_workload_free(w);
+	if (rc < 0)
+		return report_failure(rc, EXIT_INPUT);
+	rc = write_output(c->output, buf, len);
+	free(buf);
+	return rc ? EXIT_INPUT : EXIT_OK;
+}
+
+/* inspect --pid --dot: each filter of the stack, a cluster of its own, as
+ * the kernel holds them (the merged program is not what runs). */
+static int inspect_pid_dot(const struct cli *c, scmpc_prog *const *progs, int n)
+{
+	struct dot_prog *dp = calloc((size_t)n, sizeof(*dp));
+	char (*labels)[64] = calloc((size_t)n, sizeof(*labels));
+	int status = EXIT_INPUT;
+
+	if (!dp || !labels) {
+		errorf("%s", strerror(ENOMEM));
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		snprintf(labels[i], sizeof(labels[i]), "process %u, filter %d%s", c->pid, i,
+			 i == n - 1 && n > 1 ? " (newest)" : "");
+		dp[i].name = labels[i];
+		dp[i].insns = scmpc_prog_insns(progs[i]);
+		dp[i].len = scmpc_prog_len(progs[i]);
+	}
+	status = inspect_dot(c, dp, (size_t)n);
+out:
+	free(dp);
+	free(labels);
+	return status;
+}
+
 /* inspect --pid: each filter of the stack, the decision they make
  * together (as ranges, from the merged program, which the merge proved to
  * decide as the stack), and the stack's cost beside the merged program's. */
@@ -187,9 +232,17 @@ static int inspect_pid(struct cli *c)
 	n = read_stack(c->pid, &progs);
 	if (n < 0)
 		goto out;
+	if (n == 0 && c->dot) {
+		errorf("process %u has no seccomp filters: nothing to draw", c->pid);
+		goto out;
+	}
 	if (n == 0) {
 		printf("process %u has no seccomp filters: every call is allowed\n", c->pid);
 		status = EXIT_OK;
+		goto out;
+	}
+	if (c->dot) {
+		status = inspect_pid_dot(c, progs, n);
 		goto out;
 	}
 	names = calloc((size_t)n, sizeof(*names));
@@ -252,6 +305,12 @@ static int run_inspect(struct cli *c)
 	int status = EXIT_INPUT, rc;
 
 	memset(&f, 0, sizeof(f));
+	if ((c->seen & F_HOT) && !c->dot)
+		return usage_error("--hot applies to inspect --dot (compile --hot lays a program out)");
+	if ((c->seen & F_OUTPUT) && !c->dot)
+		return usage_error("-o applies to inspect --dot; inspect prints its findings");
+	if (c->dot && (c->seen & F_FORMAT))
+		return usage_error("--dot draws the program; --format text lists it: one or the other");
 	if (c->pid)
 		return inspect_pid(c);
 	if (c->npos != 1)
@@ -263,6 +322,11 @@ static int run_inspect(struct cli *c)
 		goto out;
 	if (load_raw(f.name, buf, size, &f))
 		goto out;
+	if (c->dot) {
+		struct dot_prog dp = { .name = f.name, .insns = f.insns, .len = f.len };
+		status = inspect_dot(c, &dp, 1);
+		goto out;
+	}
 	if (!(ps = scmpc_probes_new()) || scmpc_probes_add_prog(ps, f.insns, f.len, NULL) < 0) {
 		errorf("%s", strerror(ENOMEM));
 		goto out;
@@ -319,15 +383,17 @@ out:
 }
 
 const struct command inspect_command = {
-	"inspect", run_inspect, F_ARCH | F_FORMAT | F_KERNEL | F_PID,
+	"inspect", run_inspect, F_ARCH | F_FORMAT | F_KERNEL | F_PID | F_DOT | F_HOT | F_OUTPUT,
 	"Usage: " PROG_NAME " inspect FILE.bpf [-a ABI] [-f text] [--kernel X.Y]\n"
-	"       " PROG_NAME " inspect --pid PID [-a ABI] [--kernel X.Y]\n",
+	"       " PROG_NAME " inspect --pid PID [-a ABI] [--kernel X.Y]\n"
+	"       " PROG_NAME " inspect FILE.bpf|--pid PID --dot [--hot FILE] [-a ABI] [-o FILE]\n",
 	"Check a raw filter (a struct sock_filter array; '-' for standard input)\n"
 	"against the kernel's rules, print what it decides for each syscall number\n"
 	"as ranges per ABI, how many syscalls the kernel caches, and for each allowed\n"
 	"syscall it cannot cache, the instruction that stops it.  With --pid, the\n"
 	"stack of filters process PID holds: each filter's size and path, what they\n"
 	"decide together, what the stack costs per call (every filter runs) and\n"
-	"what one merged program would cost instead.\n",
+	"what one merged program would cost instead.  With --dot, the program (or\n"
+	"each filter of the stack) as a Graphviz graph instead, for dot -Tsvg.\n",
 	EXIT_HELP,
 };

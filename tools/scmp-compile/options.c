@@ -37,6 +37,7 @@ enum {
 	OPT_SAVE,
 	OPT_OVERHEAD,
 	OPT_AUDIT,
+	OPT_DOT,
 };
 
 static const struct option long_opts[] = {
@@ -73,6 +74,7 @@ static const struct option long_opts[] = {
 	{ "save", required_argument, NULL, OPT_SAVE },
 	{ "overhead", no_argument, NULL, OPT_OVERHEAD },
 	{ "audit", required_argument, NULL, OPT_AUDIT },
+	{ "dot", no_argument, NULL, OPT_DOT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -300,6 +302,9 @@ static const struct {
 } opt_help[] = {
 	{ F_OUTPUT, "dump",
 	  "  -o, --output DIR    the directory to write to (default: .)\n" },
+	{ F_OUTPUT, "inspect",
+	  "  -o, --output FILE   with --dot: write the graph to FILE (replaced\n"
+	  "                      atomically; default and '-': stdout)\n" },
 	{ F_OUTPUT, NULL,
 	  "  -o, --output FILE   write to FILE (replaced atomically; '-' = stdout)\n" },
 	{ F_FORMAT, "inspect",
@@ -348,6 +353,20 @@ static const struct {
 	{ F_STATS, NULL,
 	  "  -s, --stats         print size, path length and cache figures (to stderr,\n"
 	  "                      or stdout when the filter goes to a file)\n" },
+	{ F_DOT, "inspect",
+	  "      --dot           write the program (with --pid, each filter of the\n"
+	  "                      stack) as a Graphviz graph instead: the ABI test, the\n"
+	  "                      number dispatch, argument tests and actions, each\n"
+	  "                      action with the numbers that reach it (dot -Tsvg)\n" },
+	{ F_DOT, "dump",
+	  "      --dot           also write each filter as a Graphviz graph,\n"
+	  "                      DIR/PID-N.dot beside DIR/PID-N.bpf (dot -Tsvg)\n" },
+	{ F_HOT, "inspect dump",
+	  "      --hot FILE      with --dot: draw the paths a workload's calls take\n"
+	  "                      (arguments 0) in red, with their counts; FILE as\n"
+	  "                      compile --hot reads it (names, strace -f -c, perf\n"
+	  "                      trace -s); calls of no ABI are -a's (default: this\n"
+	  "                      machine's)\n" },
 	{ F_HOT, NULL,
 	  "      --hot FILE      lay the dispatch out for a workload: system call names\n"
 	  "                      (NAME [COUNT] per line or comma-separated), or the\n"
@@ -500,6 +519,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_SAVE, F_RECORD, "--save" },
 		{ OPT_OVERHEAD, F_RECORD, "--overhead" },
 		{ OPT_AUDIT, F_AUDIT, "--audit" },
+		{ OPT_DOT, F_DOT, "--dot" },
 	};
 	int opt;
 
@@ -666,6 +686,9 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case OPT_AUDIT:
 			c->audit = optarg;
+			break;
+		case OPT_DOT:
+			c->dot = true;
 			break;
 		case OPT_LAYOUT:
 			if (!strcmp(optarg, "size"))
