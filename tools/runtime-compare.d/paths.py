@@ -47,14 +47,14 @@ class ArgSys(ctypes.Structure):
 
 
 class ArchStats(ctypes.Structure):
-    _fields_ = [("arch", ctypes.c_int), ("nr_probed", ctypes.c_uint32),
+    _fields_ = [("sz", ctypes.c_size_t), ("arch", ctypes.c_int), ("nr_probed", ctypes.c_uint32),
                 ("worst_path", ctypes.c_uint), ("mean_path", ctypes.c_double),
                 ("cacheable", ctypes.c_uint), ("allow_unconditional", ctypes.c_uint),
-                ("nargsys", ctypes.c_uint), ("argsys", ArgSys * 64)]
+                ("nargsys", ctypes.c_uint), ("argsys", ctypes.POINTER(ArgSys)),
+                ("argsys_cap", ctypes.c_size_t)]
 
 
 JSON_STRICT, JSON_NO_ENOSYS, JSON_RESTRICTIVE, JSON_BAD_ARCH = 0x1, 0x2, 0x4, 0x8
-ARCH_COUNT = 23
 
 
 def die(msg):
@@ -82,8 +82,11 @@ def main(argv):
                                            ctypes.POINTER(JsonOpts),
                                            ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
     lib.scmpc_stats.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
-                                ctypes.POINTER(StatsOpts), ctypes.POINTER(ArchStats),
-                                ctypes.c_size_t, ctypes.c_void_p]
+                                ctypes.c_size_t, ctypes.POINTER(StatsOpts),
+                                ctypes.POINTER(ArchStats), ctypes.c_void_p]
+    lib.scmpc_policy_arch_count.restype = ctypes.c_size_t
+    lib.scmpc_policy_arch_count.argtypes = [ctypes.c_void_p]
+    lib.scmpc_policy_arch.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
 
     o = JsonOpts()
     o.sz = ctypes.sizeof(JsonOpts)
@@ -167,16 +170,19 @@ def main(argv):
             print("%s error %s" % (path, e.strerror))
             status = 1
             continue
-        st = (ArchStats * ARCH_COUNT)()
-        n = lib.scmpc_stats(pol, prog, len(prog) // 8, ctypes.byref(so), st, ARCH_COUNT, d)
-        hit = [s for s in st[:max(n, 0)] if s.arch == arch]
-        if n < 0 or not hit:
+        # The profile's section for ABI: its index among the policy's ABIs.
+        idx = [i for i in range(lib.scmpc_policy_arch_count(pol))
+               if lib.scmpc_policy_arch(pol, i) == arch]
+        s = ArchStats()
+        s.sz = ctypes.sizeof(ArchStats)
+        n = lib.scmpc_stats(pol, prog, len(prog) // 8, idx[0], ctypes.byref(so),
+                            ctypes.byref(s), d) if idx else 0
+        if n < 0 or not idx:
             msg = (lib.scmpc_diag_message(d) or b"").decode(errors="replace") if n < 0 else \
                 "the profile has no %s section" % abi
             print("%s error %s" % (path, msg or "scmpc_stats failed (%d)" % n))
             status = 1
             continue
-        s = hit[0]
         print("%s worst %u mean %.2f argsys %u" % (path, s.worst_path, s.mean_path, s.nargsys))
     return status
 
