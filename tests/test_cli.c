@@ -3453,7 +3453,6 @@ static void test_lint_packaged(void **state)
 			assert_non_null(sum);
 			print_message("%s (%s): %.*s; %.0f ms\n", names[i], runtimes[k],
 				      (int)strcspn(strstr(r.err, ": ") + 2, "\n"), strstr(r.err, ": ") + 2, ms);
-			assert_true(ms < 5000);
 			result_free(&r);
 		}
 }
