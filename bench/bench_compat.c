@@ -472,9 +472,11 @@ static void child_run(const struct bcase *c, const char *path, bool export, int 
 			for (unsigned k = 0; k < x->n; k++)
 				fprintf(stderr, " a%u op%d %#" PRIx64 " %#" PRIx64, x->c[k].arg,
 					x->c[k].op, (uint64_t)x->c[k].datum_a, (uint64_t)x->c[k].datum_b);
-			fprintf(stderr, "\n");
+			fflush(stderr);
 		}
 		int rc = a.rule_add_array(ctx, x->action, nr, x->n, x->c);
+		if (trace)	/* and its answer, to compare the libraries' */
+			fprintf(stderr, " -> %d\n", rc);
 		h = fnv(h, &rc, sizeof(rc));
 		if (rc)
 			r.refused++;
