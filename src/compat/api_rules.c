@@ -22,6 +22,8 @@ struct landing {
 	struct compat_rule r;
 };
 
+/* libseccomp's comparison IN as an scmpc condition; -EINVAL for an argument or operator it does
+ * not know. */
 static int cond_of(const struct scmp_arg_cmp *in, struct scmpc_cond *out)
 {
 	static const enum scmpc_op ops[] = {
@@ -135,6 +137,8 @@ static int index_ready(struct compat_filter *f)
 	return 0;
 }
 
+/* seccomp_rule_add*(): the rule checked as libseccomp checks it and added to every ABI of CTX, or
+ * to none. */
 static int rule_add(scmp_filter_ctx ctx, bool strict, uint32_t action, int syscall,
 		    unsigned int n, const struct scmp_arg_cmp *args)
 {

@@ -425,6 +425,8 @@ API int seccomp_arch_remove(scmp_filter_ctx ctx, uint32_t token)
 }
 /* ------------------------------------------------------ transactions */
 
+/* A deep copy of the N filters at F (their rules, not their indexes), for a transaction's
+ * snapshot. */
 static struct compat_filter *filters_dup(const struct compat_filter *f, size_t n)
 {
 	struct compat_filter *out = calloc(n ? n : 1, sizeof(*out));
