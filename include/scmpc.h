@@ -1018,7 +1018,9 @@ SCMPC_API int scmpc_verify_policy(const scmpc_policy *p, const struct sock_filte
 /**
  * scmpc_emulate() - Run a program on one call.
  *
- * As the kernel runs it, @data in the byte order of its AUDIT_ARCH's ABI.  The
+ * As the kernel runs it.  @data holds values in the host's order; the words
+ * the program loads are laid out as the kernel of @data->arch's ABI lays them
+ * out (on a big-endian ABI the high half of a 64-bit field comes first).  The
  * program should pass scmpc_verify_insns(); a division by zero returns 0
  * (KILL_THREAD), as the kernel's conversion does.
  *
