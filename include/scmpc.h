@@ -1245,9 +1245,9 @@ SCMPC_API int scmpc_format(const struct sock_filter *insns, size_t len, enum scm
 /**
  * scmpc_format_insn() - Render one instruction as the text format lists it.
  *
- * Instruction @pc of @insns after the line number and the raw fields: "if (A ==
- * 59) goto 0012", "A = args[0] >> 32", with a note such as "  # execve" padded
- * to the listing's column.  The note names what the program before @pc
+ * Instruction @pc of @insns after the line number and the raw fields:
+ * "if (A == 59) goto 0012", "A = args[0] >> 32", with a note such as
+ * "  # execve" padded to the listing's column.  The note names what the program before @pc
  * establishes (the field A holds, the ABI whose section @pc is in), so @insns
  * is the whole program; @o->arch names the syscalls where no arch test does, as
  * for scmpc_format(), and @o->c_name is not used.  Up to @size - 1 bytes go to
@@ -1407,8 +1407,8 @@ struct scmpc_json_opts {
  *
  * Return: 0 with *@out a policy the caller frees with scmpc_policy_free();
  * otherwise *@out is NULL (when @out is not) and a negative errno, with the
- * message and its place (a path such as "syscalls[2].action" or "line L, column
- * C") in @d: -EINVAL for a NULL @out or @json with @len > 0, a malformed @o, or
+ * message and its place (a path such as "syscalls[2].action" or
+ * "line L, column C") in @d: -EINVAL for a NULL @out or @json with @len > 0, a malformed @o, or
  * a profile that is not valid JSON or not a profile; -ERANGE for errno or TRACE
  * data out of range, -E2BIG for an input or a rule count past the reader's
  * bounds; -ENOMEM.
@@ -1858,8 +1858,9 @@ SCMPC_API int scmpc_lift(const struct sock_filter *insns, size_t len,
  * result is ALLOW.  Lifted as scmpc_lift() describes, the paths running through
  * every filter.  Compiled, the policy is one program that replaces the stack.
  *
- * Return: as scmpc_lift(), errors naming the filter ("filter 2 (of 5, oldest
- * 0), insn 14: ..."); -E2BIG too for more filters than can be merged.
+ * Return: as scmpc_lift(), errors naming the filter
+ * ("filter 2 (of 5, oldest 0), insn 14: ..."); -E2BIG too for more filters
+ * than can be merged.
  */
 SCMPC_API int scmpc_merge_stack(const struct sock_filter *const *progs, const size_t *lens,
 				size_t n, const struct scmpc_lift_opts *o, scmpc_policy **out,
