@@ -76,11 +76,25 @@ extern "C" {
 #define SCMPC_VERSION_MAJOR 0
 #define SCMPC_VERSION_MINOR 1
 #define SCMPC_VERSION_MICRO 0
+/**
+ * scmpc_version() - The library's version as text.
+ *
+ * Return: "MAJOR.MINOR.MICRO" of the library running (which may be newer than
+ * the SCMPC_VERSION_* this header was compiled with); a static string.
+ */
 SCMPC_API const char *scmpc_version(void);
 
 /* ----------------------------------------------------------- conventions */
 
 /*
+ * Every function has a kernel-doc comment above its declaration:
+ * `name() - summary`, what it does with its parameters (@name), who owns
+ * what, and `Return:` with the errors.  Unless it says otherwise, what a
+ * call is given is borrowed for the call only (a handle copies what it
+ * keeps), what it returns through a pointer belongs to the caller, to free
+ * with the function it names, and an scmpc_diag may be NULL; when one is
+ * given, a failure sets its errno and message, and warnings are added.
+ *
  * Options, rule and state structs start with sz, the size of the struct
  * the caller was built with, so that they can grow without breaking the
  * ABI.  A call refuses with -EINVAL (and says why in its scmpc_diag) a
@@ -113,20 +127,74 @@ SCMPC_API const char *scmpc_version(void);
 
 typedef struct scmpc_diag scmpc_diag;
 
+/**
+ * scmpc_diag_new() - Allocate an error object.
+ *
+ * One object collects the error and the warnings of the calls it is passed to;
+ * pass it to one thread's calls at a time.
+ *
+ * Return: an empty object, owned by the caller and freed with
+ * scmpc_diag_free(); NULL without memory.
+ */
 SCMPC_API scmpc_diag *scmpc_diag_new(void);
+/**
+ * scmpc_diag_free() - Free an error object and its warnings.
+ *
+ * Strings read from @d before are invalid afterwards.  NULL is ignored.
+ */
 SCMPC_API void scmpc_diag_free(scmpc_diag *d);
-/* Forget the error and warnings so the object can be reused. */
+/**
+ * scmpc_diag_clear() - Forget the error and the warnings.
+ *
+ * So that @d can be passed to the next call and its findings told apart from
+ * the last one's.  Strings read from @d before are invalid afterwards.  NULL is
+ * ignored.
+ */
 SCMPC_API void scmpc_diag_clear(scmpc_diag *d);
-/* Negative errno of the last error, 0 if none. */
+/**
+ * scmpc_diag_errno() - The error of the last failed call.
+ *
+ * Return: its negative errno, 0 when no call failed since @d was made or
+ * cleared (or @d is NULL).
+ */
 SCMPC_API int scmpc_diag_errno(const scmpc_diag *d);
-/* Message of the last error ("" if none). */
+/**
+ * scmpc_diag_message() - The message of the last error.
+ *
+ * Return: the message, "" when there is none (or @d is NULL); it points into @d
+ * and is valid until @d records another error, is cleared or freed.
+ */
 SCMPC_API const char *scmpc_diag_message(const scmpc_diag *d);
-/* Where the error applies: a policy path, "insn N", or "" if nowhere. */
+/**
+ * scmpc_diag_where() - Where the last error applies.
+ *
+ * Return: a policy path ("syscalls[3].args[0]"), "insn N", or "" when it
+ * applies nowhere in particular; valid as scmpc_diag_message()'s.
+ */
 SCMPC_API const char *scmpc_diag_where(const scmpc_diag *d);
-/* Instruction index the error applies to, or -1. */
+/**
+ * scmpc_diag_insn() - The instruction the last error applies to.
+ *
+ * Return: its index in the program, or -1 when the error is not about one
+ * instruction (or @d is NULL).
+ */
 SCMPC_API long scmpc_diag_insn(const scmpc_diag *d);
-/* Non-fatal findings (skipped names, denied uprobe calls, ...). */
+/**
+ * scmpc_diag_warning_count() - Count the non-fatal findings.
+ *
+ * Warnings (skipped names, denied uprobe calls, a rule libseccomp would refuse
+ * under the LIBSECCOMP merge, ...) accumulate over every call @d is passed to
+ * until scmpc_diag_clear(); a failed call keeps those it gave before it failed.
+ *
+ * Return: how many there are, 0 for a NULL @d.
+ */
 SCMPC_API size_t scmpc_diag_warning_count(const scmpc_diag *d);
+/**
+ * scmpc_diag_warning() - Read warning @i.
+ *
+ * Return: warning @i (0 .. scmpc_diag_warning_count() - 1), valid until @d is
+ * cleared or freed; NULL when @i is out of range or @d is NULL.
+ */
 SCMPC_API const char *scmpc_diag_warning(const scmpc_diag *d, size_t i);
 
 /* --------------------------------------------------------- architectures */
@@ -160,20 +228,41 @@ enum scmpc_arch {
 };
 #define SCMPC_ARCH_COUNT 23
 
-/* "x86_64", "i386", "x32", "aarch64", "arm", "mips64n32", ...; NULL for an
- * invalid value. */
+/**
+ * scmpc_arch_name() - scmpc's name of an ABI.
+ *
+ * Return: "x86_64", "i386", "x32", "aarch64", "arm", "mips64n32", ... (a static
+ * string); NULL for a value that is no ABI.
+ */
 SCMPC_API const char *scmpc_arch_name(enum scmpc_arch a);
-/* Accepts scmpc's names, libseccomp's SCMP_ARCH_* tokens, the names Docker
+/**
+ * scmpc_arch_from_name() - The ABI a name means.
+ *
+ * Accepts scmpc's names, libseccomp's SCMP_ARCH_* tokens, the names Docker
  * profiles give hosts (amd64, arm64, mipsel64, mips3l64n32, loong64, ...),
  * GOARCH values (386, mips64le, mips64p32le, ...) and common uname/Debian
  * spellings (i686, armv7l, ppc64el, powerpc, hppa, sh4); case-insensitive.
- * Returns SCMPC_ARCH_NONE for anything else. */
+ *
+ * Return: the ABI, or SCMPC_ARCH_NONE for anything else (NULL and "" included).
+ */
 SCMPC_API enum scmpc_arch scmpc_arch_from_name(const char *name);
-/* The AUDIT_ARCH value a filter sees in seccomp_data.arch. */
+/**
+ * scmpc_arch_audit() - The AUDIT_ARCH value of an ABI.
+ *
+ * Return: what a filter sees in seccomp_data.arch for calls of @a (x32 shares
+ * x86_64's); 0 for a value that is no ABI.
+ */
 SCMPC_API uint32_t scmpc_arch_audit(enum scmpc_arch a);
-/* True when the ABI's seccomp_data (and so its .bpf files) is big-endian:
- * m68k, mips, mips64, mips64n32, parisc, parisc64, ppc, ppc64, s390,
- * s390x, sheb. */
+/**
+ * scmpc_arch_big_endian() - Whether an ABI is big-endian.
+ *
+ * seccomp_data (and so a .bpf file for the ABI) is in its byte order: m68k,
+ * mips, mips64, mips64n32, parisc, parisc64, ppc, ppc64, s390, s390x and sheb
+ * are big-endian.
+ *
+ * Return: true for a big-endian ABI; false for a little-endian one or a value
+ * that is no ABI.
+ */
 SCMPC_API bool scmpc_arch_big_endian(enum scmpc_arch a);
 /* What distinguishes an ABI; the struct can grow: set sz. */
 struct scmpc_arch_info {
@@ -191,23 +280,54 @@ struct scmpc_arch_info {
 					   s390, ...; itself for a kernel's own ABI */
 	uint32_t table_max;		/* highest number of its syscall table */
 };
-/* Fill OUT for ABI A.  -EINVAL for an unknown ABI or an OUT whose sz is
- * smaller than this version's first release of the struct. */
+/**
+ * scmpc_arch_describe() - Everything that distinguishes an ABI.
+ *
+ * Fills @out up to the caller's @out->sz (set it to sizeof(struct
+ * scmpc_arch_info)); the strings are static.
+ *
+ * Return: 0, or -EINVAL for a value that is no ABI, a NULL @out, or an @out
+ * whose sz is smaller than this version's first release of the struct.
+ */
 SCMPC_API int scmpc_arch_describe(enum scmpc_arch a, struct scmpc_arch_info *out);
-/* The ABI of this build, SCMPC_ARCH_NONE on a machine scmpc has no ABI for. */
+/**
+ * scmpc_arch_native() - The ABI this library was built for.
+ *
+ * Return: the ABI of this build, or SCMPC_ARCH_NONE on a machine scmpc has no
+ * ABI for.
+ */
 SCMPC_API enum scmpc_arch scmpc_arch_native(void);
-/* Syscall number of NAME on ARCH, or a negative errno (-ENOENT) when the ABI
- * has no such call.  Numbers carry the ABI's base: x32 numbers bit
- * 0x40000000, mips o32/n64/n32 numbers start at 4000/5000/6000.  The table
- * is the project's own (scmpc_syscall_table_version()), the same on every
- * host whatever its libseccomp.  Calls an ABI reaches only through
- * socketcall(2) or ipc(2) (accept on i386, semop on s390x) have no number
- * there. */
+/**
+ * scmpc_syscall_resolve() - The number of a syscall on an ABI.
+ *
+ * Numbers carry the ABI's base: x32 numbers bit 0x40000000, mips o32/n64/n32
+ * numbers start at 4000/5000/6000.  The table is the project's own
+ * (scmpc_syscall_table_version()), the same on every host whatever its
+ * libseccomp.  Calls an ABI reaches only through socketcall(2) or ipc(2)
+ * (accept on i386, semop on s390x) have no number there:
+ * scmpc_syscall_multiplexer() says how they are reached.
+ *
+ * Return: the number; -ENOENT when the ABI has no such call, -EINVAL for a
+ * value that is no ABI or a NULL @name.
+ */
 SCMPC_API int64_t scmpc_syscall_resolve(enum scmpc_arch a, const char *name);
-/* Name of NR on ARCH, copied into BUF; returns false when unknown. */
+/**
+ * scmpc_syscall_name() - The name of a syscall number on an ABI.
+ *
+ * The name is copied into @buf (cut to @len - 1 bytes and NUL-terminated;
+ * nothing is written when @buf is NULL or @len is 0, so the call can only ask
+ * whether the number has a name).
+ *
+ * Return: true when @nr names a call of @a's table, false when not or for a
+ * value that is no ABI.
+ */
 SCMPC_API bool scmpc_syscall_name(enum scmpc_arch a, uint32_t nr, char *buf, size_t len);
-/* The version of the syscall table compiled in ("v7.1.0-rc4 2026-05-19":
- * the libseccomp table it was generated from). */
+/**
+ * scmpc_syscall_table_version() - The version of the syscall table compiled in.
+ *
+ * Return: a static string such as "v7.1.0-rc4 2026-05-19": the libseccomp table
+ * the project's was generated from.
+ */
 SCMPC_API const char *scmpc_syscall_table_version(void);
 
 /* --------------------------------------------------------------- actions */
@@ -232,18 +352,47 @@ SCMPC_API const char *scmpc_syscall_table_version(void);
 #define SCMPC_ACT_LOG		0x7ffc0000U
 #define SCMPC_ACT_ALLOW		0x7fff0000U
 
-/* True when ACT is an action the kernel knows with data it honours
- * (ERRNO data <= 4095; KILL, USER_NOTIF, LOG and ALLOW carry none). */
+/**
+ * scmpc_action_valid() - Whether the kernel honours an action as given.
+ *
+ * KILL_PROCESS, KILL_THREAD, USER_NOTIF, LOG and ALLOW carry no data, ERRNO at
+ * most 4095, TRAP and TRACE any 16 bits.
+ *
+ * Return: true for an action the kernel knows with data it honours; false
+ * otherwise (SCMPC_ACT_OUT_OF_RANGE included).
+ */
 SCMPC_API bool scmpc_action_valid(uint32_t act);
-/* Negative when A is more restrictive than B, 0 when equal, positive else. */
+/**
+ * scmpc_action_cmp() - Order two actions by the kernel's precedence.
+ *
+ * The action in the high 16 bits as the kernel ranks it (lowest
+ * (int32_t)(action & 0xffff0000) is the most restrictive), then the lower data
+ * first.
+ *
+ * Return: negative when @a is more restrictive than @b, 0 when they are equal,
+ * positive otherwise.
+ */
 SCMPC_API int scmpc_action_cmp(uint32_t a, uint32_t b);
-/* Write "ERRNO(1)", "ALLOW", ... into BUF. */
+/**
+ * scmpc_action_str() - Write an action's name.
+ *
+ * "ERRNO(1)", "ALLOW", "TRAP(5)", ...; a value that is no action is written as
+ * its hex.  As snprintf(), at most @len bytes, NUL-terminated when @len > 0; 24
+ * bytes always suffice.
+ */
 SCMPC_API void scmpc_action_str(uint32_t act, char *buf, size_t len);
-/* The action S names: what scmpc_action_str() writes (KILL_PROCESS,
- * KILL_THREAD, TRAP, ERRNO(N), TRACE(N), LOG, ALLOW, USER_NOTIF), KILL and
- * NOTIFY, with or without libseccomp's SCMP_ACT_ prefix, in any case.
- * -EINVAL when S names none, -ERANGE for data the kernel does not honour
- * (ERRNO above 4095, TRACE above 65535, or negative): never cut to 16 bits. */
+/**
+ * scmpc_action_parse() - The action a string names.
+ *
+ * Takes what scmpc_action_str() writes (KILL_PROCESS, KILL_THREAD, TRAP,
+ * ERRNO(N), TRACE(N), LOG, ALLOW, USER_NOTIF), KILL and NOTIFY, with or without
+ * libseccomp's SCMP_ACT_ prefix, in any case.  Data is never cut to 16 bits.
+ * On success the action goes to *@act.
+ *
+ * Return: 0; -EINVAL when @s names no action (or @s or @act is NULL), -ERANGE
+ * for data the kernel does not honour (ERRNO above 4095, TRACE above 65535, or
+ * negative).
+ */
 SCMPC_API int scmpc_action_parse(const char *s, uint32_t *act);
 
 /* ----------------------------------------------------------------- policy */
@@ -270,54 +419,146 @@ struct scmpc_cond {
 	unsigned flags;		/* SCMPC_COND_* */
 };
 
-/* Whether NAME, a socket or SysV IPC call, also reaches the kernel on A
- * through socketcall(2) or ipc(2): 1 with *MUX_NR the multiplexer's number
- * and *TEST the test of its first argument that selects NAME, on the bits
- * the kernel reads (ipc: the low 16, its version above them ignored;
- * socketcall: the low 32, an int); 0 when it does not (no such
- * multiplexer on A, or not one of its calls); -EINVAL for an unknown ABI
- * or a NULL argument.  Every rule scmpc compiles for such a call holds for
- * this test too, whatever the merge. */
+/**
+ * scmpc_syscall_multiplexer() - How a socket or IPC call is reached through its
+ * multiplexer.
+ *
+ * Whether @name, a socket or SysV IPC call, also reaches the kernel on @a
+ * through socketcall(2) or ipc(2): then *@mux_nr gets the multiplexer's number
+ * and *@test the test of its first argument that selects @name, on the bits the
+ * kernel reads (ipc: the low 16, its version above them ignored; socketcall:
+ * the low 32, an int).  Every rule scmpc compiles for such a call holds for
+ * this test too, whatever the merge.
+ *
+ * Return: 1 when it does; 0 when it does not (no such multiplexer on @a, or not
+ * one of its calls); -EINVAL for a value that is no ABI or a NULL argument.
+ */
 SCMPC_API int scmpc_syscall_multiplexer(enum scmpc_arch a, const char *name, uint32_t *mux_nr,
 					struct scmpc_cond *test);
 
 typedef struct scmpc_policy scmpc_policy;
 
-/* NULL when DEFAULT_ACTION is not valid (scmpc_action_valid()) or without
- * memory.  USER_NOTIF is taken, as the kernel takes it, and scmpc_compile()
- * warns: every call no rule decides then waits for the listener. */
+/**
+ * scmpc_policy_new() - Create an empty policy.
+ *
+ * The policy has no ABI and no rule, the bad-arch action KILL_PROCESS and the
+ * RESTRICTIVE merge.  USER_NOTIF as @default_action is taken, as the kernel
+ * takes it, and scmpc_compile() warns: every call no rule decides then waits
+ * for the listener.
+ *
+ * Return: the policy, owned by the caller and freed with scmpc_policy_free();
+ * NULL when @default_action is not valid (scmpc_action_valid()) or without
+ * memory.
+ */
 SCMPC_API scmpc_policy *scmpc_policy_new(uint32_t default_action);
+/**
+ * scmpc_policy_free() - Free a policy.
+ *
+ * Every pointer read from it (rule infos, origins, the listener) becomes
+ * invalid.  NULL is ignored.
+ */
 SCMPC_API void scmpc_policy_free(scmpc_policy *p);
+/**
+ * scmpc_policy_default_action() - The action of calls no rule decides.
+ *
+ * Return: @p's default action; KILL_PROCESS for a NULL @p.
+ */
 SCMPC_API uint32_t scmpc_policy_default_action(const scmpc_policy *p);
 
-/* Add an ABI; the first one added is listed first in the program. */
+/**
+ * scmpc_policy_add_arch() - Add an ABI to a policy.
+ *
+ * The first ABI added is tested first in the program.  Adding an ABI the policy
+ * has is a no-op.  All of a policy's ABIs must share a byte order: one program
+ * reads the argument words at one set of offsets.
+ *
+ * Return: 0; -EINVAL for a NULL @p or a value that is no ABI, -EDOM for an ABI
+ * of the other byte order than those added; @d gets the message.
+ */
 SCMPC_API int scmpc_policy_add_arch(scmpc_policy *p, enum scmpc_arch a, scmpc_diag *d);
+/**
+ * scmpc_policy_arch_count() - Count a policy's ABIs.
+ *
+ * Return: how many ABIs @p has, 0 for a NULL @p.
+ */
 SCMPC_API size_t scmpc_policy_arch_count(const scmpc_policy *p);
+/**
+ * scmpc_policy_arch() - A policy's ABI @i, in the order added.
+ *
+ * Return: the ABI, or SCMPC_ARCH_NONE when @i is out of range or @p is NULL.
+ */
 SCMPC_API enum scmpc_arch scmpc_policy_arch(const scmpc_policy *p, size_t i);
 
-/* The agent that answers the policy's USER_NOTIF calls (OCI listenerPath,
- * an absolute AF_UNIX socket path, and listenerMetadata, an opaque string
- * passed to it); stored for the loader's caller (scmpc_notify_handoff()).
- * NULL PATH clears them. */
+/**
+ * scmpc_policy_set_listener() - Name the agent that answers USER_NOTIF calls.
+ *
+ * @path (OCI's listenerPath: an absolute AF_UNIX socket path) and @metadata
+ * (listenerMetadata: an opaque string passed to it) are copied into @p,
+ * replacing what it had, for the loader's caller (scmpc_notify_handoff()); the
+ * compiler does not use them.  A NULL @path clears both.
+ *
+ * Return: 0; -EINVAL for a NULL @p, metadata without a path or a relative path,
+ * -ENOMEM; @d gets the message.
+ */
 SCMPC_API int scmpc_policy_set_listener(scmpc_policy *p, const char *path, const char *metadata,
 					scmpc_diag *d);
-/* True when the policy names an agent; *PATH and *METADATA (either may be
- * NULL) point into the policy. */
+/**
+ * scmpc_policy_listener() - The agent a policy names.
+ *
+ * *@path and *@metadata (either may be NULL) get pointers into @p, valid until
+ * the listener is set again or @p is freed, or NULL.
+ *
+ * Return: true when @p names an agent.
+ */
 SCMPC_API bool scmpc_policy_listener(const scmpc_policy *p, const char **path,
 				     const char **metadata);
 
-/* seccomp(2) SECCOMP_FILTER_FLAG_* bits to load the program with (the
- * policy's "flags"); stored for the loader, not used by the compiler. */
+/**
+ * scmpc_policy_set_flags() - Store the seccomp(2) flags to load with.
+ *
+ * SECCOMP_FILTER_FLAG_* bits (the profile's "flags") stored for the loader
+ * (scmpc_load_prog(), scmpc_load_set()); the compiler does not use them.  They
+ * replace what was set.
+ *
+ * Return: 0; -EINVAL for a NULL @p or a bit beyond the six flags the kernel
+ * knows (TSYNC to WAIT_KILLABLE_RECV); @d gets the message.
+ */
 SCMPC_API int scmpc_policy_set_flags(scmpc_policy *p, unsigned flags, scmpc_diag *d);
+/**
+ * scmpc_policy_flags() - The seccomp(2) flags stored in a policy.
+ *
+ * Return: what scmpc_policy_set_flags() stored, 0 for a NULL @p.
+ */
 SCMPC_API unsigned scmpc_policy_flags(const scmpc_policy *p);
 
+/**
+ * scmpc_policy_set_bad_arch_action() - Set the action for calls of ABIs the
+ * policy lacks.
+ *
+ * Calls whose AUDIT_ARCH none of the policy's ABIs has (and, on x86_64 without
+ * x32 in the policy, x32's numbers) get @act.  The default is KILL_PROCESS.
+ *
+ * Return: 0; -EINVAL for a NULL @p or an invalid action, -ERANGE for action
+ * data out of range; @d gets the message.
+ */
 SCMPC_API int scmpc_policy_set_bad_arch_action(scmpc_policy *p, uint32_t act, scmpc_diag *d);
 
 enum scmpc_unknown_threshold {
 	SCMPC_UNKNOWN_TABLE_MAX = 0,	/* above the highest number in the ABI table */
 	SCMPC_UNKNOWN_POLICY_MAX = 1,	/* above the highest number the policy names */
 };
-/* Give numbers above the threshold their own action, e.g. ERRNO(ENOSYS). */
+/**
+ * scmpc_policy_set_unknown_action() - Give numbers above a threshold their own
+ * action.
+ *
+ * E.g. ERRNO(ENOSYS) for calls newer than the policy: a number above @thr (the
+ * ABI table's highest, or the highest the policy names) that no rule names gets
+ * @act.  ARM's private calls are never unknown; nr == -1 keeps the default
+ * action.
+ *
+ * Return: 0; -EINVAL for a NULL @p, an invalid action or an unknown @thr,
+ * -ERANGE for action data out of range; @d gets the message.
+ */
 SCMPC_API int scmpc_policy_set_unknown_action(scmpc_policy *p, uint32_t act,
 					      enum scmpc_unknown_threshold thr, scmpc_diag *d);
 
@@ -334,6 +575,16 @@ SCMPC_API int scmpc_policy_set_unknown_action(scmpc_policy *p, uint32_t act,
  * MAX = UINT32_MAX clears the limit.
  */
 #define SCMPC_LIMIT_ZERO 0x2U
+/**
+ * scmpc_policy_set_limit() - Set runc's ENOSYS stub for one ABI.
+ *
+ * Calls of @a above @max get @act before any rule is looked at, as the comment
+ * above describes; @flags is 0 or SCMPC_LIMIT_ZERO.  @max = UINT32_MAX clears
+ * the limit.  Setting a limit again replaces it.
+ *
+ * Return: 0; -EINVAL for a NULL @p, an invalid action, a value that is no ABI
+ * or unknown @flags, -ERANGE for action data out of range; @d gets the message.
+ */
 SCMPC_API int scmpc_policy_set_limit(scmpc_policy *p, enum scmpc_arch a, uint32_t max, uint32_t act,
 				     unsigned flags, scmpc_diag *d);
 
@@ -371,12 +622,27 @@ enum scmpc_merge {
 	 * with -EEXIST where libseccomp's seccomp_rule_add() would. */
 	SCMPC_MERGE_LIBSECCOMP_STRICT = 2,
 };
+/**
+ * scmpc_policy_set_merge() - Choose how rules for one syscall combine.
+ *
+ * See enum scmpc_merge above.  The default is SCMPC_MERGE_RESTRICTIVE.
+ *
+ * Return: 0; -EINVAL for a NULL @p or an unknown @m; @d gets the message.
+ */
 SCMPC_API int scmpc_policy_set_merge(scmpc_policy *p, enum scmpc_merge m, scmpc_diag *d);
 
-/* Resolve P's rules on each of its ABIs as scmpc_compile() does, without
- * compiling: the errors and warnings the compiler would give about the
- * rules themselves (a rule libseccomp refuses under the strict LIBSECCOMP
- * merge, ...), at a fraction of the cost. */
+/**
+ * scmpc_policy_check() - Check a policy's rules without compiling it.
+ *
+ * Resolves @p's rules on each of its ABIs as scmpc_compile() does, and so gives
+ * the errors and warnings the compiler would give about the rules themselves (a
+ * rule libseccomp refuses under the strict LIBSECCOMP merge, ...), at a
+ * fraction of the cost.
+ *
+ * Return: 0, or the negative errno the compiler would fail with on the rules
+ * (-EEXIST for a rule the strict merge refuses, -ENOMEM, -EINVAL for a NULL
+ * @p); @d gets the message, and the warnings.
+ */
 SCMPC_API int scmpc_policy_check(const scmpc_policy *p, scmpc_diag *d);
 
 struct scmpc_rule {
@@ -391,16 +657,51 @@ struct scmpc_rule {
 	const char *origin;	/* where it came from, e.g. "syscalls[3]" */
 };
 
-/* Returns the rule's index (>= 0) or a negative errno. */
+/**
+ * scmpc_policy_add_rule() - Add a rule to a policy.
+ *
+ * @r is read during the call only: its name, conditions and origin are copied
+ * into @p.  A MASKED_EQ datum with bits outside its mask is stored masked, with
+ * a warning.  The name is resolved per ABI when the policy is compiled, not
+ * here: a name no ABI of the policy has is a compile-time matter (the JSON
+ * front end skips them).
+ *
+ * Return: the rule's index (>= 0); -EINVAL for a NULL @p or @r, an @r whose sz
+ * stops before nconds, an invalid action, a value that is no ABI, a rule by
+ * number without an ABI, an empty name, conditions missing or malformed
+ * (argument above 5, unknown operator or flag); -ERANGE for action data out of
+ * range, -E2BIG for more than 64 conditions, -ENOMEM.  @d gets the message and,
+ * where the rule has an origin, it as the place.
+ */
 SCMPC_API int scmpc_policy_add_rule(scmpc_policy *p, const struct scmpc_rule *r, scmpc_diag *d);
+/**
+ * scmpc_policy_rule_count() - Count a policy's rules.
+ *
+ * Return: how many rules were added to @p, 0 for a NULL @p.
+ */
 SCMPC_API size_t scmpc_policy_rule_count(const scmpc_policy *p);
 
-/* The action the policy gives DATA, evaluated directly from the rules; when
- * RULE is not NULL it receives the deciding rule's index, or -1 when the
- * default, unknown or bad-arch action decided. */
+/**
+ * scmpc_policy_eval() - The action a policy gives one call.
+ *
+ * Evaluated from the rules directly (the reference meaning every compiled
+ * program is proven against), never from a program.  When @rule is not NULL it
+ * receives the deciding rule's index, or -1 when the default, unknown, limit or
+ * bad-arch action decided.
+ *
+ * Return: the action.  There is no error channel: a NULL @p or @data gives
+ * KILL_PROCESS, and a policy whose rules cannot be resolved (no memory, a rule
+ * the strict LIBSECCOMP merge refuses: scmpc_policy_check() says which) gives
+ * its bad-arch action, each with *@rule -1.
+ */
 SCMPC_API uint32_t scmpc_policy_eval(const scmpc_policy *p, const struct seccomp_data *data,
 				     int *rule);
-/* The origin string of rule I (NULL if none). */
+/**
+ * scmpc_policy_rule_origin() - Where rule @i came from.
+ *
+ * Return: its origin ("syscalls[3]" and the like), pointing into @p; NULL when
+ * it has none, @i is out of range or @p is NULL.
+ */
 SCMPC_API const char *scmpc_policy_rule_origin(const scmpc_policy *p, size_t i);
 
 /* A rule as added, read back; the struct can grow: set sz. */
@@ -414,21 +715,32 @@ struct scmpc_rule_info {
 	size_t nconds;
 	const char *origin;		/* "syscalls[3]" and the like, or NULL */
 };
-/* Fill OUT with rule I of P (0 <= I < scmpc_policy_rule_count()), as
- * scmpc_policy_add_rule() stored it; its pointers point into P and live as
- * long as P.  Rules are given, not resolved: a name stands for whatever
- * number each ABI gives it.  -EINVAL for a NULL P or OUT, I out of range,
- * or an OUT whose sz is smaller than this version's first release of the
- * struct. */
+/**
+ * scmpc_policy_rule() - Read rule @i back.
+ *
+ * Fills @out (set its sz) with rule @i of @p (0 <= @i <
+ * scmpc_policy_rule_count()) as scmpc_policy_add_rule() stored it; its pointers
+ * point into @p and live as long as @p.  Rules are given, not resolved: a name
+ * stands for whatever number each ABI gives it.
+ *
+ * Return: 0, or -EINVAL for a NULL @p or @out, @i out of range, or an @out
+ * whose sz is smaller than this version's first release of the struct.
+ */
 SCMPC_API int scmpc_policy_rule(const scmpc_policy *p, size_t i, struct scmpc_rule_info *out);
 
-/* Argument values that meet every one of the N conditions CONDS (an AND,
- * as in a rule) where one value per condition can: the constant of an EQ,
- * LE or GE, one past that of an NE or GT, one below that of an LT, the
- * datum of a MASKED_EQ, 0 for an argument no condition names.  When two
- * conditions on one argument contradict, the later one's value is kept.
- * A place to start from when looking for what a rule decides.  -EINVAL
- * for NULL ARGS, NULL CONDS with N > 0, or an argument index above 5. */
+/**
+ * scmpc_conds_witness() - Argument values that meet a list of conditions.
+ *
+ * For the @n conditions @conds (an AND, as in a rule), where one value per
+ * condition can: the constant of an EQ, LE or GE, one past that of an NE or GT,
+ * one below that of an LT, the datum of a MASKED_EQ, 0 for an argument no
+ * condition names.  When two conditions on one argument contradict, the later
+ * one's value is kept, so the result need not meet them all.  A place to start
+ * from when looking for what a rule decides.
+ *
+ * Return: 0, or -EINVAL for a NULL @args, NULL @conds with @n > 0, or an
+ * argument index above 5 (then @args is partly written).
+ */
 SCMPC_API int scmpc_conds_witness(const struct scmpc_cond *conds, size_t n, uint64_t args[6]);
 
 /* -------------------------------------------------------------- workload */
@@ -481,28 +793,70 @@ struct scmpc_workload_opts {
 	enum scmpc_arch arch;
 };
 
+/**
+ * scmpc_workload_new() - Create an empty workload.
+ *
+ * Return: the workload, owned by the caller and freed with
+ * scmpc_workload_free(); NULL without memory.
+ */
 SCMPC_API scmpc_workload *scmpc_workload_new(void);
+/**
+ * scmpc_workload_free() - Free a workload.
+ *
+ * Names read from it become invalid.  NULL is ignored.
+ */
 SCMPC_API void scmpc_workload_free(scmpc_workload *w);
-/* Add COUNT calls of NAME on ARCH (SCMPC_ARCH_NONE: as the opts' arch
- * above); counts of one (name, ABI) add up, saturating.  -EINVAL for a
- * name no ABI of the table has, or a NULL W or NAME; -ENOMEM. */
+/**
+ * scmpc_workload_add() - Count calls of one syscall.
+ *
+ * Adds @count calls of @name on @arch (SCMPC_ARCH_NONE: whichever ABI the
+ * compiled policy takes the trace's calls for, as scmpc_workload_opts.arch
+ * describes).  Counts of one (name, ABI) add up, saturating.  @name is copied.
+ *
+ * Return: 0; -EINVAL for a NULL @w or @name, a name no ABI of the table has, or
+ * a value that is no ABI; -ENOMEM.  @d gets the message.
+ */
 SCMPC_API int scmpc_workload_add(scmpc_workload *w, const char *name, enum scmpc_arch arch,
 				 uint64_t count, scmpc_diag *d);
-/* Parse the LEN bytes at TEXT and add their calls.  Errors name the line
- * ("line 7").  A name no ABI has (strace's "syscall_0x1c3", a newer call)
- * is skipped with a warning.  Returns the number of calls added or a
- * negative errno (-EINVAL: nothing in the text has the format's shape, or a
- * row does not parse; then nothing is added). */
+/**
+ * scmpc_workload_parse() - Read calls from a list or a trace summary.
+ *
+ * Parses the @len bytes at @text in the format @o says (NULL: detected) and
+ * adds their calls to @w.  A name no ABI has (strace's "syscall_0x1c3", a newer
+ * call) is skipped with a warning.  Nothing is added unless the whole text
+ * parses.
+ *
+ * Return: the number of calls added; a negative errno otherwise, with @d saying
+ * why and naming the line ("line 7"): -EINVAL for a NULL @w, a text with a NUL
+ * byte, nothing in the format's shape, a row that does not parse, or a
+ * malformed @o; -ENOMEM.
+ */
 SCMPC_API int64_t scmpc_workload_parse(scmpc_workload *w, const char *text, size_t len,
 				       const struct scmpc_workload_opts *o, scmpc_diag *d);
-/* Distinct (name, ABI) entries, in the order first added. */
+/**
+ * scmpc_workload_size() - Count a workload's entries.
+ *
+ * Return: how many distinct (name, ABI) entries @w has, 0 for a NULL @w.
+ */
 SCMPC_API size_t scmpc_workload_size(const scmpc_workload *w);
-/* Entry I: its name (valid as long as W), ABI and count; -EINVAL when I is
- * out of range.  NAME, ARCH and COUNT may be NULL. */
+/**
+ * scmpc_workload_get() - Read entry @i of a workload.
+ *
+ * Entries are in the order first added.  *@name (valid as long as @w), *@arch
+ * and *@count are written where not NULL.
+ *
+ * Return: 0, or -EINVAL when @i is out of range or @w is NULL.
+ */
 SCMPC_API int scmpc_workload_get(const scmpc_workload *w, size_t i, const char **name,
 				 enum scmpc_arch *arch, uint64_t *count);
-/* The count of NAME on ARCH (SCMPC_ARCH_NONE: entries without an ABI), 0
- * when absent. */
+/**
+ * scmpc_workload_calls() - The count of one (name, ABI) entry.
+ *
+ * @arch SCMPC_ARCH_NONE asks for the entry without an ABI, not for a sum over
+ * ABIs.
+ *
+ * Return: its count, 0 when absent or for a NULL argument.
+ */
 SCMPC_API uint64_t scmpc_workload_calls(const scmpc_workload *w, const char *name,
 					enum scmpc_arch arch);
 
@@ -533,46 +887,160 @@ struct scmpc_compile_opts {
 
 typedef struct scmpc_prog scmpc_prog;
 
-/* Compile P. The result has passed the kernel's acceptance rules and the
- * semantic check against P (unless SCMPC_COMPILE_NO_VERIFY). */
+/**
+ * scmpc_compile() - Compile a policy into a checked program.
+ *
+ * @p and @o (NULL: defaults) are read during the call only.  Before it is
+ * returned the program has passed the kernel's acceptance rules
+ * (scmpc_verify_insns()) and, unless SCMPC_COMPILE_NO_VERIFY, the semantic
+ * check against @p: a proof over every input that it decides every call as @p
+ * does (scmpc_verify_policy()).  A check that fails is a compiler bug, reported
+ * as an internal error, never a program returned.
+ *
+ * Return: 0 with *@out a program the caller frees with scmpc_prog_free();
+ * otherwise *@out is NULL and a negative errno says why, with @d's message:
+ * -EINVAL for a NULL argument, a policy without an ABI, unknown or conflicting
+ * flags or a malformed @o; -E2BIG for a program over 4096 instructions (the
+ * message names its size and says whether scmpc_compile_split() would do) or a
+ * policy past the compiler's own bounds; -EEXIST for a rule the strict
+ * LIBSECCOMP merge refuses; -EPROTO for a program that disagrees with the
+ * policy (an internal error naming the first counterexample); -ENOMEM.
+ * Warnings (a USER_NOTIF default, rules libseccomp would refuse) go to @d.
+ */
 SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_opts *o,
 			    scmpc_prog **out, scmpc_diag *d);
-/* Wrap an existing program (from a .bpf file, libseccomp, ...). */
+/**
+ * scmpc_prog_new() - Wrap an existing program.
+ *
+ * Copies the @len instructions at @insns (from a .bpf file, libseccomp, ...)
+ * into a handle.  Nothing is verified: a broken program can still be inspected;
+ * run scmpc_verify_insns() before loading one.
+ *
+ * Return: 0 with *@out a handle the caller frees with scmpc_prog_free();
+ * -EINVAL for a NULL @out or @insns or an empty program, -ENOMEM; @d gets the
+ * message.
+ */
 SCMPC_API int scmpc_prog_new(const struct sock_filter *insns, size_t len, scmpc_prog **out,
 			     scmpc_diag *d);
-/* Parse raw .bpf bytes: a struct sock_filter array in either byte order.
- * The bytes are read in the host's order unless only the other order gives
- * a program the kernel accepts (a .bpf exported for a big-endian target on
- * a little-endian host, or the reverse); scmpc_prog_swapped() tells. */
+/**
+ * scmpc_prog_from_bytes() - Read a program from raw .bpf bytes.
+ *
+ * The @size bytes at @buf (no alignment needed) are a struct sock_filter array
+ * in either byte order: they are read in the host's order unless only the other
+ * order gives a program the kernel accepts (a .bpf exported for a big-endian
+ * target read on a little-endian host, or the reverse); scmpc_prog_swapped()
+ * tells.  A program neither order makes acceptable is returned as read,
+ * unverified.
+ *
+ * Return: 0 with *@out a handle the caller frees with scmpc_prog_free();
+ * -EINVAL for a NULL @out or @buf, no bytes, or a size that is not a whole
+ * number of instructions; -ENOMEM; @d gets the message.
+ */
 SCMPC_API int scmpc_prog_from_bytes(const void *buf, size_t size, scmpc_prog **out,
 				    scmpc_diag *d);
-/* True when scmpc_prog_from_bytes() read the program byte-swapped. */
+/**
+ * scmpc_prog_swapped() - Whether a program was read byte-swapped.
+ *
+ * Return: true when scmpc_prog_from_bytes() read @prog in the other byte order
+ * than the host's; false otherwise or for a NULL @prog.
+ */
 SCMPC_API bool scmpc_prog_swapped(const scmpc_prog *prog);
+/**
+ * scmpc_prog_free() - Free a program handle.
+ *
+ * The instructions scmpc_prog_insns() pointed to are freed with it.  NULL is
+ * ignored.
+ */
 SCMPC_API void scmpc_prog_free(scmpc_prog *prog);
+/**
+ * scmpc_prog_insns() - A program's instructions.
+ *
+ * Return: the instructions, owned by @prog and valid until it is freed; NULL
+ * for a NULL @prog.
+ */
 SCMPC_API const struct sock_filter *scmpc_prog_insns(const scmpc_prog *prog);
+/**
+ * scmpc_prog_len() - A program's length.
+ *
+ * Return: its number of instructions, 0 for a NULL @prog.
+ */
 SCMPC_API size_t scmpc_prog_len(const scmpc_prog *prog);
-/* Converted (eBPF) length the kernel charges against its 32768 chain budget. */
+/**
+ * scmpc_prog_ebpf_len() - A program's length after the kernel converts it.
+ *
+ * Return: the eBPF length the kernel charges against its chain budget
+ * (SCMPC_CHAIN_BUDGET), 0 for a NULL @prog.
+ */
 SCMPC_API size_t scmpc_prog_ebpf_len(const scmpc_prog *prog);
-/* Wall time scmpc_compile spent, in nanoseconds (0 for wrapped programs). */
+/**
+ * scmpc_prog_compile_ns() - The time scmpc_compile() took.
+ *
+ * Return: the wall time spent compiling @prog, in nanoseconds; 0 for a wrapped
+ * program or a NULL @prog.
+ */
 SCMPC_API uint64_t scmpc_prog_compile_ns(const scmpc_prog *prog);
 
 /* ------------------------------------------------------ check and analyse */
 
-/* The kernel's acceptance rules (bpf_check_classic + seccomp_check_filter). */
+/**
+ * scmpc_verify_insns() - Check a program against the kernel's acceptance rules.
+ *
+ * Runs what the kernel runs before it installs a filter, in its order: the
+ * length (1 to 4096), bpf_check_classic() with its scratch-memory pass, then
+ * seccomp_check_filter() (only the opcodes and loads seccomp allows).  The
+ * kernel answers every failure with a bare EINVAL; here each names the
+ * instruction.
+ *
+ * Return: 0 when the kernel would take the program; -EINVAL otherwise (a NULL
+ * @insns included), with @d's message and instruction (scmpc_diag_insn()).
+ */
 SCMPC_API int scmpc_verify_insns(const struct sock_filter *insns, size_t len, scmpc_diag *d);
-/* Semantic check: PROG decides every probe point as P does. */
+/**
+ * scmpc_verify_policy() - Prove that a program decides as a policy does.
+ *
+ * A proof over every input, nothing sampled: the program is run symbolically
+ * over all of seccomp_data (src/engine/); each path ends in one return on a
+ * region of calls, the paths are disjoint and cover every call, and each region
+ * is judged against @p's rules (src/check/): every AUDIT_ARCH value, syscall
+ * number and argument value.  scmpc_compile() runs it on every program it
+ * returns.
+ *
+ * Return: 0 when @insns decides every call as @p does; otherwise a negative
+ * errno with @d's message: -EINVAL for a NULL argument or a program the kernel
+ * would refuse (scmpc_verify_insns()'s message), -EPROTO when they disagree
+ * (the message names the first counterexample, confirmed by running it on
+ * both), -ENOTSUP for a program the engine cannot follow exactly (naming the
+ * instruction), -E2BIG past the check's bounds (paths, region cuts), -ENOMEM.
+ */
 SCMPC_API int scmpc_verify_policy(const scmpc_policy *p, const struct sock_filter *insns,
 				  size_t len, scmpc_diag *d);
 
-/* Run INSNS on DATA as the kernel does; *RET gets the return value and
- * *STEPS (if not NULL) the number of instructions executed. */
+/**
+ * scmpc_emulate() - Run a program on one call.
+ *
+ * As the kernel runs it.  @data holds values in the host's order; the words
+ * the program loads are laid out as the kernel of @data->arch's ABI lays them
+ * out (on a big-endian ABI the high half of a 64-bit field comes first).  The
+ * program should pass scmpc_verify_insns(); a division by zero returns 0
+ * (KILL_THREAD), as the kernel's conversion does.
+ *
+ * Return: 0 with *@ret the return value and *@steps (if not NULL) the number of
+ * instructions executed; -EINVAL for a NULL or empty argument, or a program
+ * that cannot run on @data (an opcode seccomp refuses, a jump out of the
+ * program, falling off its end).
+ */
 SCMPC_API int scmpc_emulate(const struct sock_filter *insns, size_t len,
 			    const struct seccomp_data *data, uint32_t *ret, unsigned *steps);
-/* scmpc_emulate(), recording the path: the index of each instruction
- * executed, in order, into PATH (the first N of them).  Jumps only go
- * forward, so no instruction runs twice and N = LEN always suffices.
- * *NPATH (if not NULL) gets how many were executed.  -EINVAL as for
- * scmpc_emulate(), or for a NULL PATH with N > 0. */
+/**
+ * scmpc_emulate_trace() - Run a program on one call, recording its path.
+ *
+ * As scmpc_emulate(), and the index of each instruction executed, in order,
+ * goes to @path (the first @n of them).  Jumps only go forward, so no
+ * instruction runs twice and @n = @len always suffices.  *@npath (if not NULL)
+ * gets how many were executed.
+ *
+ * Return: 0; -EINVAL as for scmpc_emulate(), or for a NULL @path with @n > 0.
+ */
 SCMPC_API int scmpc_emulate_trace(const struct sock_filter *insns, size_t len,
 				  const struct seccomp_data *data, uint32_t *ret, size_t *path,
 				  size_t n, size_t *npath);
@@ -588,15 +1056,32 @@ struct scmpc_cache_opts {
 	uint32_t nr_count;		/* bitmap size; 0 = 470 (Linux 6.18) */
 };
 
-/* The kernel's seccomp_is_const_allow() for one (arch, nr) on one program:
- * 1 if the kernel caches the call as allowed, 0 if not.  *STOP_PC (if not
- * NULL) gets the instruction that ended the emulation (the RET reached, or
- * the instruction the kernel gives up on). */
+/**
+ * scmpc_cache_const_allow() - Whether the kernel caches one call as allowed.
+ *
+ * The kernel's seccomp_is_const_allow() for (@audit_arch, @nr) on one program:
+ * the constant-folding emulation it runs at attach time.  *@stop_pc (if not
+ * NULL) gets the instruction that ended the emulation (the RET reached, or the
+ * instruction the kernel gives up on).
+ *
+ * Return: 1 if the kernel caches the call as allowed, 0 if not; -EINVAL for a
+ * NULL or empty program.
+ */
 SCMPC_API int scmpc_cache_const_allow(const struct sock_filter *insns, size_t len,
 				      uint32_t audit_arch, uint32_t nr, uint32_t *stop_pc);
-/* Bitmap for a stack of programs (progs[0] oldest) as the kernel builds it
- * for ABI A: bit nr set in BITS ((nr_count+7)/8 bytes) when cached.
- * Returns the number of set bits or a negative errno. */
+/**
+ * scmpc_cache_bitmap() - The kernel's action-cache bitmap for a stack of
+ * programs.
+ *
+ * As the kernel builds it for ABI @a over @nprogs programs (@progs[0] oldest):
+ * bit nr of @bits ((nr_count + 7) / 8 bytes, which the call zeroes first) set
+ * when every program is const-ALLOW for the call.  @o (NULL: defaults) gives
+ * the kernel version (before 5.11 there is no cache: no bit is set) and the
+ * bitmap's size.
+ *
+ * Return: the number of set bits; -EINVAL for an ABI the kernel keeps no bitmap
+ * for (x32, mips n32), a NULL or empty argument, or a malformed @o.
+ */
 SCMPC_API int scmpc_cache_bitmap(const struct sock_filter *const *progs, const size_t *lens,
 				 size_t nprogs, enum scmpc_arch a,
 				 const struct scmpc_cache_opts *o, uint8_t *bits);
@@ -611,43 +1096,75 @@ SCMPC_API int scmpc_cache_bitmap(const struct sock_filter *const *progs, const s
  * change its answer only where one of its constants is crossed, so between
  * two neighbouring probes a comparison (==, <, ...) decides alike; a mask
  * test (jset, and) can tell any two values apart, and scmpc_prog_arg_use()
- * says where one is.  scmpc_verify_policy() does not need these: it knows
- * its policy and probes each call more densely.
+ * says where one is.  scmpc_verify_policy() does not need these: it
+ * proves a program against its policy over every input, sampling nothing.
  */
 typedef struct scmpc_probes scmpc_probes;
 
-/* An empty set: each argument's values are 0 and UINT64_MAX.  NULL
- * without memory. */
+/**
+ * scmpc_probes_new() - Create an empty set of probe values.
+ *
+ * Return: a set whose arguments each hold 0 and UINT64_MAX, owned by the caller
+ * and freed with scmpc_probes_free(); NULL without memory.
+ */
 SCMPC_API scmpc_probes *scmpc_probes_new(void);
+/**
+ * scmpc_probes_free() - Free a set of probe values.
+ *
+ * Pointers scmpc_probes_values() gave become invalid.  NULL is ignored.
+ */
 SCMPC_API void scmpc_probes_free(scmpc_probes *ps);
-/* Add the values around each constant of P's conditions: the value, its
- * neighbours and the value with its high word flipped (the filter must or
- * must not read that word, depending on the ABI and SCMPC_COND_32BIT); for
- * MASKED_EQ the datum, the datum with every bit outside the mask set, the
- * mask, and the datum with the mask's lowest bit flipped.  -EINVAL for a
- * NULL PS or P, -ENOMEM (then some of P's values may be in). */
+/**
+ * scmpc_probes_add_policy() - Add the values around a policy's constants.
+ *
+ * For each condition of @p: its value, the neighbours and the value with its
+ * high word flipped (the filter must or must not read that word, depending on
+ * the ABI and SCMPC_COND_32BIT); for MASKED_EQ the datum, the datum with every
+ * bit outside the mask set, the mask, and the datum with the mask's lowest bit
+ * flipped.
+ *
+ * Return: 0; -EINVAL for a NULL @ps or @p, -ENOMEM (then some of @p's values
+ * may be in); @d gets the message.
+ */
 SCMPC_API int scmpc_probes_add_policy(scmpc_probes *ps, const scmpc_policy *p, scmpc_diag *d);
-/* Add the values the program INSNS tests each argument against: every
- * constant a conditional jump or an `and` compares a word of it with, and
- * its neighbours, one word's with every one of the other's (a word not
- * tested pairs through 0 and 0xffffffff), at most 4096 per argument and
- * pairing.  A program does not tell its byte order, so each word of an
- * argument is paired as its high word and as its low word.  -EINVAL for a
- * NULL PS or INSNS or an empty program, -ENOMEM. */
+/**
+ * scmpc_probes_add_prog() - Add the values a program tests arguments against.
+ *
+ * Every constant a conditional jump or an `and` compares a word of an argument
+ * with, and its neighbours, one word's with every one of the other's (a word
+ * not tested pairs through 0 and 0xffffffff), at most 4096 per argument and
+ * pairing.  A program does not tell its byte order, so each word of an argument
+ * is paired as its high word and as its low word.
+ *
+ * Return: 0; -EINVAL for a NULL @ps or @insns or an empty program, -EOVERFLOW
+ * for a length whose working memory cannot be sized, -ENOMEM; @d gets the
+ * message.
+ */
 SCMPC_API int scmpc_probes_add_prog(scmpc_probes *ps, const struct sock_filter *insns, size_t len,
 				    scmpc_diag *d);
-/* The values of argument ARG (0-5): sorted, each once, 0 and UINT64_MAX
- * among them.  *VALS (if not NULL) points into PS until the next addition.
- * Returns how many; 0 for a NULL PS or ARG above 5. */
+/**
+ * scmpc_probes_values() - The probe values of one argument.
+ *
+ * Sorted, each once, 0 and UINT64_MAX among them.  *@vals (if not NULL) points
+ * into @ps until the next addition or scmpc_probes_free().
+ *
+ * Return: how many there are; 0 for a NULL @ps or @arg above 5.
+ */
 SCMPC_API size_t scmpc_probes_values(const scmpc_probes *ps, unsigned arg, const uint64_t **vals);
 
-/* The syscall numbers of ABI A worth probing: its first 1024 (or its whole
- * table and 64 past its end), the private range and the number past it
- * (ARM's 0x0f0000-0x0f0800), 0 and the number below the base of an ABI
- * that has one (where mips' other ABIs number theirs), and the boundaries
- * of the number space: the x32 bit from either side, the sign bit and -1
- * (x32 leaves -1 to x86_64).  Sorted, each once; *OUT is malloc'ed.
- * Returns how many, or -EINVAL (an unknown ABI, a NULL OUT) or -ENOMEM. */
+/**
+ * scmpc_arch_probe_numbers() - The syscall numbers of an ABI worth probing.
+ *
+ * Its first 1024 (or its whole table and 64 past its end), the private range
+ * and the number past it (ARM's 0x0f0000-0x0f0800), 0 and the number below the
+ * base of an ABI that has one (where mips' other ABIs number theirs), and the
+ * boundaries of the number space: the x32 bit from either side, the sign bit
+ * and -1 (x32 leaves -1 to x86_64).  Sorted, each once.
+ *
+ * Return: how many, with *@out a malloc'ed array the caller frees with free();
+ * -EINVAL for a value that is no ABI or a NULL @out, -ENOMEM; @d gets the
+ * message.
+ */
 SCMPC_API int scmpc_arch_probe_numbers(enum scmpc_arch a, uint32_t **out, scmpc_diag *d);
 
 /* How one call's decision reads the arguments; the struct can grow: set
@@ -661,12 +1178,19 @@ struct scmpc_arg_use {
 				   way its jumps go, tests argument I through a mask
 				   (jset, and) */
 };
-/* For DATA's call (its nr and arch: the path up to the first argument
- * load depends on nothing else), what INSNS reads of the arguments.
- * INSNS should pass scmpc_verify_insns(); a program the emulation cannot
- * run on DATA gives its error (-EINVAL).  -EINVAL too for a NULL INSNS,
- * DATA or OUT, an empty program, or an OUT whose sz is smaller than this
- * version's first release of the struct; -ENOMEM. */
+/**
+ * scmpc_prog_arg_use() - What a program reads of one call's arguments.
+ *
+ * For @data's call (its nr and arch: the path up to the first argument load
+ * depends on nothing else), fills @out (set its sz): where the call's path
+ * first loads an argument, and which arguments are tested through a mask from
+ * there.  @insns should pass scmpc_verify_insns().
+ *
+ * Return: 0; -EINVAL for a NULL @insns, @data or @out, an empty program, an
+ * @out whose sz is smaller than this version's first release of the struct, or
+ * a program the emulation cannot run on @data; -EOVERFLOW for a length whose
+ * working memory cannot be sized, -ENOMEM; @d gets the message.
+ */
 SCMPC_API int scmpc_prog_arg_use(const struct sock_filter *insns, size_t len,
 				 const struct seccomp_data *data, struct scmpc_arg_use *out,
 				 scmpc_diag *d);
@@ -687,28 +1211,53 @@ struct scmpc_format_opts {
 				   order of SCMPC_FORMAT_BPF; default native */
 };
 
-/* The ABIs a program serves: the AUDIT_ARCH values it tests
- * seccomp_data.arch against (x86_64's brings x32 with it, whose numbers
- * reach the same section).  Up to N go to OUT in program order; returns how
- * many there are, or a negative errno. */
+/**
+ * scmpc_prog_abis() - The ABIs a program serves.
+ *
+ * The AUDIT_ARCH values it tests seccomp_data.arch against, as ABIs (x86_64's
+ * brings x32 with it, whose numbers reach the same section).  Up to @n go to
+ * @out in program order.
+ *
+ * Return: how many there are (which may be more than @n); -EINVAL for a NULL or
+ * empty program or a NULL @out with @n > 0, -EOVERFLOW for a length whose
+ * working memory cannot be sized, -ENOMEM.
+ */
 SCMPC_API int scmpc_prog_abis(const struct sock_filter *insns, size_t len, enum scmpc_arch *out,
 			      size_t n);
 
-/* Render INSNS; *OUT is malloc'ed (NUL-terminated for text formats) and
- * *OUT_LEN excludes the terminator. */
+/**
+ * scmpc_format() - Render a program as .bpf bytes, a C array or text.
+ *
+ * @insns need not be verified: `inspect` shows what is wrong with a file.  @o
+ * (NULL: defaults) names the ABI (byte order of SCMPC_FORMAT_BPF, syscall names
+ * of the others) and the C array.
+ *
+ * Return: 0 with *@out a malloc'ed buffer the caller frees with free()
+ * (NUL-terminated for the text formats) and *@out_len (if not NULL) its length
+ * without the terminator; -EINVAL for a NULL @out or @insns, an empty program,
+ * a value that is no ABI, a c_name that is no C identifier, an unknown format
+ * or a malformed @o; -EOVERFLOW for a length whose working memory cannot be
+ * sized, -ENOMEM; @d gets the message.
+ */
 SCMPC_API int scmpc_format(const struct sock_filter *insns, size_t len, enum scmpc_format f,
 			   const struct scmpc_format_opts *o, char **out, size_t *out_len,
 			   scmpc_diag *d);
-/* Instruction PC of INSNS as SCMPC_FORMAT_TEXT lists it, after the line
- * number and the raw fields: "if (A == 59) goto 0012", "A = args[0] >> 32",
- * with a note such as "  # execve" padded to the listing's column.  The note
- * names what the program before PC establishes (the field A holds, the ABI
- * whose section PC is in), so INSNS is the whole program; O->arch names the
- * syscalls where no arch test does, as for scmpc_format(), and O->c_name is
- * not used.  Up to SIZE - 1 bytes go to BUF, NUL-terminated.  Returns the
- * length of the whole line (as snprintf(), so a result >= SIZE means it was
- * cut), or -EINVAL (NULL INSNS, PC >= LEN, NULL BUF with SIZE > 0, an
- * unknown O->arch, a malformed O), -ENOMEM. */
+/**
+ * scmpc_format_insn() - Render one instruction as the text format lists it.
+ *
+ * Instruction @pc of @insns after the line number and the raw fields:
+ * "if (A == 59) goto 0012", "A = args[0] >> 32", with a note such as
+ * "  # execve" padded to the listing's column.  The note names what the program before @pc
+ * establishes (the field A holds, the ABI whose section @pc is in), so @insns
+ * is the whole program; @o->arch names the syscalls where no arch test does, as
+ * for scmpc_format(), and @o->c_name is not used.  Up to @size - 1 bytes go to
+ * @buf, NUL-terminated.
+ *
+ * Return: the length of the whole line (as snprintf(): a result >= @size means
+ * it was cut); -EINVAL for a NULL @insns, @pc >= @len, a NULL @buf with @size >
+ * 0, a value that is no ABI or a malformed @o; -EOVERFLOW for a length whose
+ * working memory cannot be sized, -ENOMEM; @d gets the message.
+ */
 SCMPC_API int scmpc_format_insn(const struct sock_filter *insns, size_t len, size_t pc,
 				const struct scmpc_format_opts *o, char *buf, size_t size,
 				scmpc_diag *d);
@@ -747,11 +1296,19 @@ struct scmpc_stats_opts {
 	struct scmpc_cache_opts cache;
 };
 
-/* Path and cache figures of INSNS for ABI number I of P (0 ..
- * scmpc_policy_arch_count() - 1), from every path of the program (exact:
- * no argument value is sampled; for a program compiled from P its
- * decisions are P's).  -EINVAL for a NULL or malformed argument or an I
- * out of range; -ENOTSUP for a program the engine cannot follow. */
+/**
+ * scmpc_stats() - Path and cache figures of a program for one ABI of a policy.
+ *
+ * For ABI number @i of @p (0 .. scmpc_policy_arch_count() - 1), from every path
+ * of the program: exact, no argument value is sampled; for a program compiled
+ * from @p its decisions are @p's.  @out (set its sz, and argsys and argsys_cap
+ * to have the argument-checked calls listed) is filled; @o (NULL: defaults)
+ * bounds the numbers looked at and describes the kernel.
+ *
+ * Return: 0; -EINVAL for a NULL or malformed argument or an @i out of range,
+ * -ENOTSUP for a program the engine cannot follow, -E2BIG past the engine's
+ * bounds, -ENOMEM; @d gets the message.
+ */
 SCMPC_API int scmpc_stats(const scmpc_policy *p, const struct sock_filter *insns, size_t len,
 			  size_t i, const struct scmpc_stats_opts *o, struct scmpc_arch_stats *out,
 			  scmpc_diag *d);
@@ -799,9 +1356,20 @@ enum scmpc_runtime {
 	SCMPC_RUNTIME_CRUN,
 	SCMPC_RUNTIME_LIBSECCOMP,
 };
-/* "runc", "runc-1.1", "crun", "libseccomp"; NULL for an invalid value. */
+/**
+ * scmpc_runtime_name() - The name of a runtime mode.
+ *
+ * Return: "runc", "runc-1.1", "crun" or "libseccomp" (static strings); NULL for
+ * a value that is no mode.
+ */
 SCMPC_API const char *scmpc_runtime_name(enum scmpc_runtime r);
-/* The runtime a name means, or -1. */
+/**
+ * scmpc_runtime_from_name() - The runtime mode a name means.
+ *
+ * The names scmpc_runtime_name() gives, exactly.
+ *
+ * Return: the mode (enum scmpc_runtime), or -1 for any other name or NULL.
+ */
 SCMPC_API int scmpc_runtime_from_name(const char *name);
 
 struct scmpc_json_opts {
@@ -816,33 +1384,48 @@ struct scmpc_json_opts {
 	uint32_t bad_arch_action;	/* with SCMPC_JSON_BAD_ARCH */
 };
 
-/*
- * Parse a seccomp profile into a policy, reading it as runc and Docker do
- * (Go's encoding/json and their conversion rules).  Returns 0 or a negative
- * errno, with the message and its place (a path such as "syscalls[2].action"
- * or "line L, column C") in D.  Warnings go to D, each naming a path; the
- * text checks' come first, then the reading's, in reading order:
- *   - keys: a duplicated key (the last value counts; past 20, only counted);
- *     a key read as the field it names but for case (Go matches
- *     "DefaultAction" as "defaultAction", and U+017F and U+212A as 's' and
- *     'k'), or keys spelled differently that name one field (the last
- *     counts); an unknown key, or a Docker-only key in an OCI profile
- *     (ignored).  A field whose value is an object or an array of objects,
- *     given twice, is an error: Go merges the values, scmpc refuses them.
- *   - names: a syscall no ABI knows, or an architecture scmpc does not
- *     support (skipped; unknown syscalls are errors with SCMPC_JSON_STRICT),
- *     an entry without names (ignored);
- *   - values runc ignores or changes: errnoRet/errno for an action without
- *     data, valueTwo bits outside a SCMP_CMP_MASKED_EQ mask, and
- *     SCMP_ACT_NOTIFY on write (runc refuses it).
+/**
+ * scmpc_policy_from_json() - Parse a seccomp profile into a policy.
+ *
+ * Reads the @len bytes at @json as runc and Docker do (Go's encoding/json and
+ * their conversion rules), as @o says (NULL: defaults).  Warnings go to @d,
+ * each naming a path; the text checks' come first, then the reading's, in
+ * reading order:
+ *  - keys: a duplicated key (the last value counts; past 20, only counted);
+ *    a key read as the field it names but for case (Go matches
+ *    "DefaultAction" as "defaultAction", and U+017F and U+212A as 's' and
+ *    'k'), or keys spelled differently that name one field (the last
+ *    counts); an unknown key, or a Docker-only key in an OCI profile
+ *    (ignored).  A field whose value is an object or an array of objects,
+ *    given twice, is an error: Go merges the values, scmpc refuses them.
+ *  - names: a syscall no ABI knows, or an architecture scmpc does not
+ *    support (skipped; unknown syscalls are errors with SCMPC_JSON_STRICT),
+ *    an entry without names (ignored);
+ *  - values runc ignores or changes: errnoRet/errno for an action without
+ *    data, valueTwo bits outside a SCMP_CMP_MASKED_EQ mask, and
+ *    SCMP_ACT_NOTIFY on write (runc refuses it).
+ *
+ * Return: 0 with *@out a policy the caller frees with scmpc_policy_free();
+ * otherwise *@out is NULL (when @out is not) and a negative errno, with the
+ * message and its place (a path such as "syscalls[2].action" or
+ * "line L, column C") in @d: -EINVAL for a NULL @out or @json with @len > 0, a malformed @o, or
+ * a profile that is not valid JSON or not a profile; -ERANGE for errno or TRACE
+ * data out of range, -E2BIG for an input or a rule count past the reader's
+ * bounds; -ENOMEM.
  */
 SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct scmpc_json_opts *o,
 				     scmpc_policy **out, scmpc_diag *d);
 
-/* Docker's default capability set (moby's oci/caps/defaults.go),
- * NULL-terminated: what a profile's includes.caps and excludes.caps are
- * matched against when scmpc_json_opts.caps is NULL.  A caller adding to
- * it ("the default set and CAP_SYS_ADMIN") starts from this list. */
+/**
+ * scmpc_json_default_caps() - Docker's default capability set.
+ *
+ * moby's oci/caps/defaults.go, NULL-terminated: what a profile's includes.caps
+ * and excludes.caps are matched against when scmpc_json_opts.caps is NULL.  A
+ * caller adding to it ("the default set and CAP_SYS_ADMIN") starts from this
+ * list.
+ *
+ * Return: a static array.
+ */
 SCMPC_API const char *const *scmpc_json_default_caps(void);
 
 /* What bytes read from a file are, told apart without parsing them, for a
@@ -859,7 +1442,14 @@ enum scmpc_input_kind {
 	SCMPC_INPUT_FILTER,	/* a compiled filter: a struct sock_filter array in
 				   either byte order (scmpc_prog_from_bytes()) */
 };
-/* The kind of the LEN bytes at BUF; SCMPC_INPUT_OTHER for a NULL BUF. */
+/**
+ * scmpc_input_kind() - Tell a profile from a compiled filter without parsing.
+ *
+ * For a caller that takes both from files.
+ *
+ * Return: the kind of the @len bytes at @buf (enum scmpc_input_kind);
+ * SCMPC_INPUT_OTHER for a NULL @buf.
+ */
 SCMPC_API enum scmpc_input_kind scmpc_input_kind(const void *buf, size_t len);
 
 /* ------------------------------------------------------------------ load */
@@ -887,12 +1477,21 @@ struct scmpc_budget {
 				   lower bound (9 per filter) and left an upper bound */
 };
 
-/* Budget of thread TID's chain (0: the calling thread).  Exact for another
- * process when scmpc_introspect() can read it (which stops it briefly), and
- * for an unfiltered thread;
- * a filtered caller cannot read its own filters (the kernel refuses
- * introspection to tasks under seccomp), so for it only the count from
- * /proc/<tid>/status is known and D gets a warning saying so. */
+/**
+ * scmpc_chain_budget() - What is left of a thread's chain budget.
+ *
+ * For thread @tid (0: the calling thread), *@out gets the filters in its chain,
+ * their cost and what a new filter may cost.  Exact for another process when
+ * scmpc_introspect() can read it (which stops it briefly), and for an
+ * unfiltered thread.  A filtered caller cannot read its own filters (the kernel
+ * refuses introspection to tasks under seccomp), and no thread can ptrace its
+ * own process, so then only the count from /proc/<tid>/status is known:
+ * @out->exact is false and @d gets a warning saying so.
+ *
+ * Return: 0; -EINVAL for a NULL @out, a negative @tid or a thread in strict
+ * mode, -ESRCH for no such thread, or the errno of reading the filters when
+ * they can be neither read nor counted; @d gets the message.
+ */
 SCMPC_API int scmpc_chain_budget(pid_t tid, struct scmpc_budget *out, scmpc_diag *d);
 
 #define SCMPC_LOAD_KEEP_NNP	0x1U	/* do not set no_new_privs (needs CAP_SYS_ADMIN) */
@@ -920,43 +1519,91 @@ struct scmpc_load_result {
 	struct scmpc_budget budget;	/* the chain before loading */
 };
 
-/* Load INSNS.  Returns the listener fd (O_CLOEXEC) with
- * SECCOMP_FILTER_FLAG_NEW_LISTENER, else 0; or a negative errno, in which
- * case no filter was installed (no_new_privs may already be set):
- *   -EINVAL	the kernel would reject the program or the flag combination
- *   -EOPNOTSUPP	the running kernel lacks a requested flag or a returned action
- *   -ENOMEM	the chain budget would be exceeded
- *   -EACCES	neither no_new_privs nor CAP_SYS_ADMIN holds
- *   -EBUSY	NEW_LISTENER, but the chain already has a listener
- *   -ESRCH	TSYNC failed; the blocking thread is in RES->tsync_tid and the
- *		message (the kernel's positive TID is never returned, so that
- *		`< 0` always means failure)
- *   -ENOSYS	neither seccomp(2) nor, for flag-less loads, prctl works
- * RES may be NULL. */
+/**
+ * scmpc_load() - Install a program as the calling thread's filter.
+ *
+ * With SECCOMP_FILTER_FLAG_TSYNC, into every thread of the process.  Every
+ * check comes first (the section above): the kernel's rules, the flags and
+ * actions the running kernel knows, and the chain budget.  @o (NULL: defaults)
+ * gives the flags; @res (may be NULL; set its sz) gets the listener, the
+ * blocking thread, the cost and the budget before loading.  The listener fd
+ * returned belongs to the caller, who closes it.
+ *
+ * Return: the listener fd (O_CLOEXEC) with SECCOMP_FILTER_FLAG_NEW_LISTENER,
+ * else 0; or a negative errno, in which case no filter was installed
+ * (no_new_privs may already be set), with @d's message:
+ *   -EINVAL     the kernel would reject the program or the flag combination
+ *   -EOPNOTSUPP the running kernel lacks a requested flag or a returned action
+ *   -ENOMEM     the chain budget would be exceeded
+ *   -EACCES     neither no_new_privs nor CAP_SYS_ADMIN holds
+ *   -EBUSY      NEW_LISTENER, but the chain already has a listener
+ *   -ESRCH      TSYNC failed; the blocking thread is in @res->tsync_tid and
+ *               the message (the kernel's positive TID is never returned,
+ *               so that `< 0` always means failure)
+ *   -ENOSYS     neither seccomp(2) nor, for flag-less loads, prctl works
+ */
 SCMPC_API int scmpc_load(const struct sock_filter *insns, size_t len,
 			 const struct scmpc_load_opts *o, struct scmpc_load_result *res,
 			 scmpc_diag *d);
-/* Load PROG with P's stored flags (scmpc_policy_flags) added to
- * O->seccomp_flags; P may be NULL. */
+/**
+ * scmpc_load_prog() - Install a compiled program with its policy's flags.
+ *
+ * scmpc_load() of @prog with @p's stored flags (scmpc_policy_flags()) added to
+ * @o->seccomp_flags; @p may be NULL.
+ *
+ * Return: as scmpc_load(); -EINVAL for a NULL @prog or a malformed @o.
+ */
 SCMPC_API int scmpc_load_prog(const scmpc_prog *prog, const scmpc_policy *p,
 			      const struct scmpc_load_opts *o, struct scmpc_load_result *res,
 			      scmpc_diag *d);
 
-/* The SECCOMP_FILTER_FLAG_* bit NAME spells, with or without that prefix,
- * in any case, '-' for '_'; 0 when it names none.  *OCI (if not NULL) says
- * whether an OCI profile's "flags" may carry it (TSYNC, LOG, SPEC_ALLOW,
- * WAIT_KILLABLE_RECV: the ones runc passes on). */
+/**
+ * scmpc_filter_flag() - The seccomp filter flag a name spells.
+ *
+ * @name with or without the SECCOMP_FILTER_FLAG_ prefix, in any case, '-' for
+ * '_'.  *@oci (if not NULL) says whether an OCI profile's "flags" may carry it
+ * (TSYNC, LOG, SPEC_ALLOW, WAIT_KILLABLE_RECV: the ones runc passes on).
+ *
+ * Return: the SECCOMP_FILTER_FLAG_* bit; 0 when @name names none or is NULL.
+ */
 SCMPC_API unsigned scmpc_filter_flag(const char *name, bool *oci);
-/* The name of flag BIT without the prefix ("TSYNC"), or NULL. */
+/**
+ * scmpc_filter_flag_name() - The name of one seccomp filter flag.
+ *
+ * Return: the name of @bit without the prefix ("TSYNC"), a static string; NULL
+ * when @bit is no single known flag.
+ */
 SCMPC_API const char *scmpc_filter_flag_name(unsigned bit);
-/* SCMPC_KERNEL_VERSION(major, minor, 0) of the running kernel, 0 when
- * uname() does not say. */
+/**
+ * scmpc_kernel_running() - The version of the running kernel.
+ *
+ * Return: SCMPC_KERNEL_VERSION(major, minor, 0) from uname(); 0 when uname()
+ * does not say.
+ */
 SCMPC_API unsigned scmpc_kernel_running(void);
 
-/* What the running kernel supports: 1 yes, 0 no, negative errno when it
- * cannot be asked.  FLAGS is a SECCOMP_FILTER_FLAG_* combination (invalid
- * combinations answer 0); ACT an action with or without data. */
+/**
+ * scmpc_probe_flags() - Whether the running kernel takes a set of filter flags.
+ *
+ * Asks seccomp(2) with no program, which installs nothing.  @flags is a
+ * SECCOMP_FILTER_FLAG_* combination; a combination the kernel refuses answers
+ * 0.
+ *
+ * Return: 1 yes, 0 no; a negative errno when seccomp(2) cannot be asked
+ * (-ENOSYS, or what a filter already loaded makes it return), with @d's
+ * message.
+ */
 SCMPC_API int scmpc_probe_flags(unsigned flags, scmpc_diag *d);
+/**
+ * scmpc_probe_action() - Whether the running kernel knows an action.
+ *
+ * @act with or without data (the data is not asked about).
+ * SECCOMP_GET_ACTION_AVAIL is asked first; when it cannot be, the answer comes
+ * from /proc/sys/kernel/seccomp/actions_avail or the kernel's release, else
+ * Linux 3.5 is assumed, and @d gets a warning saying which.
+ *
+ * Return: 1 yes, 0 no (never an error).
+ */
 SCMPC_API int scmpc_probe_action(uint32_t act, scmpc_diag *d);
 
 /* ------------------------------------------------------ user notification */
@@ -966,41 +1613,87 @@ SCMPC_API int scmpc_probe_action(uint32_t act, scmpc_diag *d);
  * handle per supervisor thread. */
 typedef struct scmpc_notify scmpc_notify;
 
-/* -EBADF for a negative or closed fd, -EINVAL for one that is not a
- * seccomp listener (/proc/self/fd names it "anon_inode:seccomp notify";
- * without /proc, the first receive tells).  scmpc_notify_handoff() checks
- * its fd the same way. */
+/**
+ * scmpc_notify_new() - Wrap a listener fd for receiving requests.
+ *
+ * @listener_fd stays the caller's: the handle does not own or close it.  The
+ * buffers are sized as the running kernel reports (SECCOMP_GET_NOTIF_SIZES).
+ *
+ * Return: 0 with *@out a handle the caller frees with scmpc_notify_free();
+ * -EINVAL for a NULL @out or an fd that is not a seccomp listener
+ * (/proc/self/fd names it "anon_inode:seccomp notify"; without /proc, the first
+ * receive tells), -EBADF for a negative or closed fd, -EOPNOTSUPP for a kernel
+ * without user notification, -ENOMEM; @d gets the message.
+ * scmpc_notify_handoff() checks its fd the same way.
+ */
 SCMPC_API int scmpc_notify_new(int listener_fd, scmpc_notify **out, scmpc_diag *d);
+/**
+ * scmpc_notify_free() - Free a notification handle.
+ *
+ * The request scmpc_notify_receive() pointed to is freed with it; the listener
+ * fd is not closed.  NULL is ignored.
+ */
 SCMPC_API void scmpc_notify_free(scmpc_notify *n);
-/* Wait for the next request; *REQ points into N until the next receive.
- * -EINTR: a signal interrupted the wait.  -ENOENT: the request was
- * withdrawn (its caller died or was interrupted) before it was read. */
+/**
+ * scmpc_notify_receive() - Wait for the next request.
+ *
+ * *@req points into @n until the next receive or scmpc_notify_free().
+ *
+ * Return: 0; -EINVAL for a NULL argument or an fd that is no listener, -EINTR
+ * when a signal interrupted the wait, -ENOENT when the request was withdrawn
+ * (its caller died or was interrupted) before it was read, else the ioctl's
+ * errno; @d gets the message.
+ */
 SCMPC_API int scmpc_notify_receive(scmpc_notify *n, const struct seccomp_notif **req,
 				   scmpc_diag *d);
-/* 1 while request ID is pending (its caller still waits), 0 when it is gone.
- * Check it after reading the caller's memory and before acting on it. */
+/**
+ * scmpc_notify_id_valid() - Whether a request is still pending.
+ *
+ * Check it after reading the caller's memory and before acting on it: the
+ * caller may have died and its pid been reused.
+ *
+ * Return: 1 while request @id is pending (its caller still waits), 0 when it is
+ * gone; -EINVAL for a NULL @n, else the ioctl's errno, with @d's message.
+ */
 SCMPC_API int scmpc_notify_id_valid(const scmpc_notify *n, uint64_t id, scmpc_diag *d);
 
 #define SCMPC_NOTIFY_CONTINUE 0x1U	/* let the call run (SECCOMP_USER_NOTIF_FLAG_CONTINUE) */
 
-/* Answer request ID: the call fails with errno ERR (1..4095) or, with ERR
- * 0, returns VAL.  With SCMPC_NOTIFY_CONTINUE (VAL and ERR 0) the kernel
- * runs the call as made, so CONTINUE must not be used to approve arguments
- * read from the caller's memory, which may change in between.  -ENOENT: the
- * request is gone. */
+/**
+ * scmpc_notify_respond() - Answer a request.
+ *
+ * The call of request @id fails with errno @err (1..4095) or, with @err 0,
+ * returns @val.  With SCMPC_NOTIFY_CONTINUE (@val and @err 0) the kernel runs
+ * the call as made, so CONTINUE must not be used to approve arguments read from
+ * the caller's memory, which may change in between.
+ *
+ * Return: 0; -ENOENT when the request is gone; -EINVAL for a NULL @n, unknown
+ * @flags, @err out of range, CONTINUE with a value or an errno, or a kernel
+ * that refuses CONTINUE (before 5.5); -ENOMEM, else the ioctl's errno; @d gets
+ * the message.
+ */
 SCMPC_API int scmpc_notify_respond(const scmpc_notify *n, uint64_t id, int64_t val, int err,
 				   unsigned flags, scmpc_diag *d);
 
 #define SCMPC_ADDFD_SEND 0x1U	/* answer the request with the new fd (Linux 5.14) */
 #define SCMPC_ADDFD_CLOEXEC 0x2U	/* the new fd is close-on-exec */
 
-/* Put a copy of this process's SRCFD into the notified process of request
- * ID (SECCOMP_IOCTL_NOTIF_ADDFD, Linux 5.9), at NEWFD when it is >= 0 (an fd
- * there is closed first) or at its lowest free number.  With
- * SCMPC_ADDFD_SEND the request is answered too, with the new fd as the
- * call's result, atomically (accept(2)- or open(2)-like calls); otherwise
- * answer it with scmpc_notify_respond().  Returns the fd number in the
- * notified process or a negative errno (-ENOENT: the request is gone). */
+/**
+ * scmpc_notify_addfd() - Put a copy of an fd into the notified process.
+ *
+ * A copy of this process's @srcfd goes into the process of request @id
+ * (SECCOMP_IOCTL_NOTIF_ADDFD, Linux 5.9), at @newfd when it is >= 0 (an fd
+ * there is closed first) or at its lowest free number.  With SCMPC_ADDFD_SEND
+ * the request is answered too, with the new fd as the call's result, atomically
+ * (accept(2)- or open(2)-like calls); otherwise answer it with
+ * scmpc_notify_respond().  @srcfd stays the caller's.
+ *
+ * Return: the fd number in the notified process; -ENOENT when the request is
+ * gone, -EINPROGRESS when it is being answered, -EOPNOTSUPP for a kernel
+ * without ADDFD (or SEND), -EINVAL for a NULL @n, unknown @flags or what the
+ * kernel refuses, -EBADF for a negative @srcfd, else the ioctl's errno; @d gets
+ * the message.
+ */
 SCMPC_API int scmpc_notify_addfd(const scmpc_notify *n, uint64_t id, int srcfd, int newfd,
 				 unsigned flags, scmpc_diag *d);
 
@@ -1018,12 +1711,23 @@ struct scmpc_process_state {
 	const char *const *annotations;	/* key, value, ..., NULL; or NULL */
 };
 
-/* Hand LISTENER_FD to the agent at SOCKET_PATH as runc and crun do: connect
- * an AF_UNIX stream socket, send one message whose data is the process
- * state as JSON ({"ociVersion", "fds": ["seccompFd"], "pid", "metadata",
- * "state": {"ociVersion", "id", "status", "pid", "bundle", "annotations"}},
- * in runc's order, compact) and whose SCM_RIGHTS control message carries
- * the fd, then close the socket.  Nothing is read back. */
+/**
+ * scmpc_notify_handoff() - Hand a listener fd to a seccomp agent, as runc and
+ * crun do.
+ *
+ * Connects an AF_UNIX stream socket to @socket_path, sends one message whose
+ * data is the process state @st as JSON ({"ociVersion", "fds": ["seccompFd"],
+ * "pid", "metadata", "state": {"ociVersion", "id", "status", "pid", "bundle",
+ * "annotations"}}, in runc's order, compact) and whose SCM_RIGHTS control
+ * message carries @listener_fd, then closes the socket.  Nothing is read back.
+ * The caller keeps its fd (the agent gets a copy).
+ *
+ * Return: 0; -EINVAL for a NULL or malformed @st, a listener fd that is none
+ * (as scmpc_notify_new() checks it) or a relative path, -EBADF for a closed fd,
+ * -ENAMETOOLONG for a path an AF_UNIX address cannot hold, -EIO when the agent
+ * takes part of the message, -ENOMEM, else the socket call's errno; @d gets the
+ * message.
+ */
 SCMPC_API int scmpc_notify_handoff(int listener_fd, const char *socket_path,
 				   const struct scmpc_process_state *st, scmpc_diag *d);
 
@@ -1036,16 +1740,33 @@ struct scmpc_introspect_opts {
 	unsigned flags;		/* SCMPC_INTROSPECT_* */
 };
 
-/* Read back thread TID's filters, oldest first, as loaded (cBPF), with
- * PTRACE_SECCOMP_GET_FILTER.  Needs CAP_SYS_ADMIN, a caller not under
- * seccomp itself, and a kernel with CONFIG_CHECKPOINT_RESTORE.  Unless
- * SCMPC_INTROSPECT_STOPPED, TID is attached with PTRACE_SEIZE, stopped with
+/**
+ * scmpc_introspect() - Read back a thread's filters.
+ *
+ * Thread @tid's filters, oldest first, as loaded (cBPF), with
+ * PTRACE_SECCOMP_GET_FILTER.  Needs CAP_SYS_ADMIN, a caller not under seccomp
+ * itself, and a kernel with CONFIG_CHECKPOINT_RESTORE.  Unless
+ * SCMPC_INTROSPECT_STOPPED, @tid is attached with PTRACE_SEIZE, stopped with
  * PTRACE_INTERRUPT and detached again (a signal that arrives meanwhile is
- * passed on); the wait is on TID alone, so if TID exits meanwhile and is the
- * caller's child, its exit status is consumed.  *OUT gets a malloc'ed array
- * (NULL when there are no filters); returns the count. */
+ * passed on); the wait is on @tid alone, so if @tid exits meanwhile and is the
+ * caller's child, its exit status is consumed.  A thread in strict mode has no
+ * filters (0, with a warning).
+ *
+ * Return: the count, with *@out a malloc'ed array the caller frees with
+ * scmpc_prog_array_free() (NULL when there are no filters); -EINVAL for a NULL
+ * @out, a negative @tid, unknown flags or a malformed @o, -ESRCH for no such
+ * thread (or a zombie), -EACCES without the privilege, else ptrace's errno; @d
+ * gets the message.
+ */
 SCMPC_API int scmpc_introspect(pid_t tid, const struct scmpc_introspect_opts *o,
 			       scmpc_prog ***out, scmpc_diag *d);
+/**
+ * scmpc_prog_array_free() - Free an array of programs and the programs in it.
+ *
+ * For the arrays scmpc_introspect() and scmpc_compile_split() return:
+ * scmpc_prog_free() on each of the @n programs, then free() on the array.  NULL
+ * is ignored.
+ */
 SCMPC_API void scmpc_prog_array_free(scmpc_prog **progs, size_t n);
 
 /* ------------------------------------------------------- lift and merge */
@@ -1108,19 +1829,38 @@ struct scmpc_lift_opts {
 	size_t max_paths;		/* paths through the program(s); 0 = 65536 */
 };
 
+/**
+ * scmpc_lift() - Lift a program to the policy it decides.
+ *
+ * As the section above describes: every path followed, nothing approximated,
+ * the result checked on a witness of every path.  @o (NULL: defaults) limits
+ * the ABIs, sets the bad-arch action and bounds the paths.
+ *
+ * Return: 0 with *@out a policy the caller frees with scmpc_policy_free();
+ * otherwise *@out is NULL (when @out is not) and a negative errno with @d's
+ * message (and, for -ENOTSUP, the instruction): -EINVAL for a NULL argument, a
+ * malformed @o or a program the kernel would not load; -ENOTSUP for what cannot
+ * be lifted exactly (the section above lists it); -E2BIG for more paths than
+ * max_paths or more than 2e8 instructions walked; -ENOMEM.
+ */
 SCMPC_API int scmpc_lift(const struct sock_filter *insns, size_t len,
 			 const struct scmpc_lift_opts *o, scmpc_policy **out, scmpc_diag *d);
 
-/*
- * The policy the stack PROGS[0..N) decides as one: PROGS[0] is the oldest
- * filter (installed first), PROGS[N-1] the newest.  As seccomp_run_filters()
- * runs them: every filter runs, newest first, and a filter's return replaces
- * the result so far only when its action is strictly lower
- * ((int32_t)(ret & 0xffff0000)), so between equal actions the newer filter's
- * data wins; with no filter below ALLOW the result is ALLOW.  Lifted as
- * scmpc_lift() describes, the paths running through every filter; errors
- * name the filter ("filter 2 (of 5, oldest 0), insn 14: ...").  Compiled,
- * the policy is one program that replaces the stack.
+/**
+ * scmpc_merge_stack() - Lift a stack of programs to the policy it decides as
+ * one.
+ *
+ * @progs[0..@n) with @lens: @progs[0] is the oldest filter (installed first),
+ * @progs[@n - 1] the newest.  As seccomp_run_filters() runs them: every filter
+ * runs, newest first, and a filter's return replaces the result so far only
+ * when its action is strictly lower ((int32_t)(ret & 0xffff0000)), so between
+ * equal actions the newer filter's data wins; with no filter below ALLOW the
+ * result is ALLOW.  Lifted as scmpc_lift() describes, the paths running through
+ * every filter.  Compiled, the policy is one program that replaces the stack.
+ *
+ * Return: as scmpc_lift(), errors naming the filter
+ * ("filter 2 (of 5, oldest 0), insn 14: ..."); -E2BIG too for more filters
+ * than can be merged.
  */
 SCMPC_API int scmpc_merge_stack(const struct sock_filter *const *progs, const size_t *lens,
 				size_t n, const struct scmpc_lift_opts *o, scmpc_policy **out,
@@ -1167,33 +1907,80 @@ struct scmpc_region {
 	uint32_t action[2];	/* the first and the second program's decision of it */
 };
 
-/* A and B decide every call alike: *OUT gets the answer, whose count is 0
- * when they do (a proof), else the regions where they do not.  0, or a
- * negative errno with D saying why (-ENOTSUP for a program the engine
- * cannot follow, naming it and the instruction; -E2BIG past a bound). */
+/**
+ * scmpc_diff() - Prove whether two programs decide every call alike.
+ *
+ * @a and @b are run side by side over every input (the section above); @o
+ * (NULL: defaults) bounds the joint paths and, with SCMPC_COMPARE_IGNORE_DATA,
+ * counts other data for the same action as alike.
+ *
+ * Return: 0 with *@out an answer the caller frees with scmpc_answer_free(): its
+ * count is 0 when the programs decide alike (a proof), else its regions are
+ * where they do not.  Otherwise a negative errno with @d saying why: -EINVAL
+ * for a NULL @out, an empty program or one the kernel would not load, unknown
+ * flags or a malformed @o; -ENOTSUP for a program the engine cannot follow,
+ * naming it and the instruction; -E2BIG past a bound; -ENOMEM.
+ */
 SCMPC_API int scmpc_diff(const struct sock_filter *a, size_t alen, const struct sock_filter *b,
 			 size_t blen, const struct scmpc_compare_opts *o, scmpc_answer **out,
 			 scmpc_diag *d);
-/* CANDIDATE decides every call at least as restrictively as BASE by the
- * kernel's precedence (KILL_PROCESS, KILL_THREAD, TRAP, ERRNO, USER_NOTIF,
- * TRACE, LOG, ALLOW): count 0 when it does (a proof), else the regions
- * where it does not (action[0] is BASE's, action[1] CANDIDATE's). */
+/**
+ * scmpc_subset() - Prove whether one program is at least as strict as another.
+ *
+ * Whether @candidate decides every call at least as restrictively as @base by
+ * the kernel's precedence (KILL_PROCESS, KILL_THREAD, TRAP, ERRNO, USER_NOTIF,
+ * TRACE, LOG, ALLOW).
+ *
+ * Return: as scmpc_diff(): count 0 when it does (a proof), else the regions
+ * where it does not (action[0] is @base's, action[1] @candidate's).
+ */
 SCMPC_API int scmpc_subset(const struct sock_filter *base, size_t blen,
 			   const struct sock_filter *candidate, size_t clen,
 			   const struct scmpc_compare_opts *o, scmpc_answer **out, scmpc_diag *d);
-/* The regions of an answer: how many, and region I (-EINVAL past the end
- * or for a malformed OUT). */
+/**
+ * scmpc_answer_count() - Count the regions of an answer.
+ *
+ * Return: how many regions @ans holds (0: the proof held), 0 for a NULL @ans.
+ */
 SCMPC_API size_t scmpc_answer_count(const scmpc_answer *ans);
+/**
+ * scmpc_answer_region() - Read region @i of an answer.
+ *
+ * Fills @out (set its sz) with a copy; nothing of it points into @ans.
+ *
+ * Return: 0, or -EINVAL for a NULL @ans or @out, @i past the end, or an @out
+ * whose sz stops before its audit field.
+ */
 SCMPC_API int scmpc_answer_region(const scmpc_answer *ans, size_t i, struct scmpc_region *out);
-/* The joint paths the engine walked to give it. */
+/**
+ * scmpc_answer_paths() - The joint paths the engine walked to give an answer.
+ *
+ * Return: their number, 0 for a NULL @ans.
+ */
 SCMPC_API size_t scmpc_answer_paths(const scmpc_answer *ans);
+/**
+ * scmpc_answer_free() - Free an answer.
+ *
+ * NULL is ignored.
+ */
 SCMPC_API void scmpc_answer_free(scmpc_answer *ans);
 
-/* One program that decides every call as the most restrictive of PROGS[0..N)
+/**
+ * scmpc_intersect() - One program as strict as a stack of them.
+ *
+ * A program that decides every call as the most restrictive of @progs[0..@n)
  * (oldest first, as a stack of them: the kernel's precedence, ties to the
- * newest's data), proven so over every input before it is returned.
- * *POLICY (if not NULL) gets the policy it was compiled from (the stack
- * lifted, scmpc_merge_stack()). */
+ * newest's data), proven so over every input before it is returned.  @o takes
+ * max_paths only (flags must be 0).
+ *
+ * Return: 0 with *@out a program the caller frees with scmpc_prog_free() and,
+ * when @policy is not NULL, *@policy the policy it was compiled from (the stack
+ * lifted, scmpc_merge_stack()), freed with scmpc_policy_free(); otherwise a
+ * negative errno with @d's message: -EINVAL for a NULL or empty argument, flags
+ * or a malformed @o; -E2BIG for too many programs or past a bound; the errors
+ * of scmpc_merge_stack() and scmpc_compile(); -EPROTO when the proof fails (an
+ * internal error).
+ */
 SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size_t *lens,
 			      size_t n, const struct scmpc_compare_opts *o, scmpc_prog **out,
 			      scmpc_policy **policy, scmpc_diag *d);
@@ -1212,22 +1999,40 @@ struct scmpc_calls {
 	uint64_t args[6];
 };
 
-/* Whether INSNS decides every call of C as ACTION: 1 when it does (a proof
- * over every call of the set), 0 with *WITNESS a call of the set it decides
- * otherwise (confirmed by scmpc_emulate()) and *GOT its decision, or a
- * negative errno (-EINVAL for a malformed C; -ENOTSUP for a program the
- * engine cannot follow, naming the instruction). */
+/**
+ * scmpc_expect() - Prove whether a program decides a set of calls as expected.
+ *
+ * Whether @insns decides every call of @c as @action: every path of the program
+ * that meets the set is looked at, so a yes covers every call of it.
+ *
+ * Return: 1 when it does (a proof over every call of the set); 0 with *@witness
+ * a call of the set it decides otherwise (confirmed by scmpc_emulate()) and
+ * *@got its decision; or a negative errno with @d's message: -EINVAL for a
+ * malformed @c (unsorted exceptions included) or a NULL @witness or @got;
+ * -ENOTSUP for a program the engine cannot follow, naming the instruction;
+ * -E2BIG past a bound; -ENOMEM.
+ */
 SCMPC_API int scmpc_expect(const struct sock_filter *insns, size_t len, const struct scmpc_calls *c,
 			   uint32_t action, struct seccomp_data *witness, uint32_t *got,
 			   scmpc_diag *d);
 
-/* A canary of CANDIDATE for a process under ENFORCED: one program that
- * decides every call as ENFORCED does, except that where ENFORCED returns
- * ALLOW and CANDIDATE would not let the call run (neither ALLOW nor LOG),
- * it returns LOG.  Installed in place of ENFORCED, the kernel's log then
- * names each call CANDIDATE would break, and nothing else changes.
- * Proven over every input before it is returned; *POLICY (if not NULL)
- * gets the policy compiled.  O: max_paths only (flags must be 0). */
+/**
+ * scmpc_canary() - A program that logs what a stricter one would break.
+ *
+ * One program that decides every call as @enforced does, except that where
+ * @enforced returns ALLOW and @candidate would not let the call run (neither
+ * ALLOW nor LOG), it returns LOG.  Installed in place of @enforced, the
+ * kernel's log then names each call @candidate would break, and nothing else
+ * changes.  Proven over every input before it is returned.  @o takes max_paths
+ * only (flags must be 0).
+ *
+ * Return: 0 with *@out a program the caller frees with scmpc_prog_free() and,
+ * when @policy is not NULL, *@policy the policy compiled, freed with
+ * scmpc_policy_free(); otherwise a negative errno with @d's message: -EINVAL
+ * for a NULL @out, an empty program, one the kernel would not load, flags or a
+ * malformed @o; the errors of lifting and of scmpc_compile(); -EPROTO when the
+ * proof fails (an internal error).
+ */
 SCMPC_API int scmpc_canary(const struct sock_filter *enforced, size_t elen,
 			   const struct sock_filter *candidate, size_t clen,
 			   const struct scmpc_compare_opts *o, scmpc_prog **out,
@@ -1246,15 +2051,25 @@ struct scmpc_optimize_info {
 	size_t proof_paths;	/* joint paths of the proof */
 };
 
-/* INSNS lifted (O as for scmpc_lift(): O->arches keeps those ABIs, the
- * others get the bad-arch action) and compiled again, the candidate
- * programs (scmpc's default, smallest and shortest layouts) kept only
- * when no larger and no longer on the worst path than INSNS, else INSNS
- * itself (INFO->kept_input); with O->arches or SCMPC_LIFT_BAD_ARCH, which
- * change what other ABIs get, the smallest candidate (then the shortest).  The result is proven to decide every call
- * of the kept ABIs (of every ABI without O->arches) as INSNS does, over
- * every number and argument value.  *POLICY (if not NULL) gets the lifted
- * policy.  Errors as scmpc_lift()'s; -E2BIG past a bound, naming it. */
+/**
+ * scmpc_optimize() - Make a program smaller or faster, proven equivalent.
+ *
+ * @insns lifted (@o as for scmpc_lift(): @o->arches keeps those ABIs, the
+ * others get the bad-arch action) and compiled again, the candidate programs
+ * (scmpc's default, smallest and shortest layouts) kept only when no larger and
+ * no longer on the worst path than @insns, else @insns itself
+ * (@info->kept_input); with @o->arches or SCMPC_LIFT_BAD_ARCH, which change
+ * what other ABIs get, the smallest candidate (then the shortest).  The result
+ * is proven to decide every call of the kept ABIs (of every ABI without
+ * @o->arches) as @insns does, over every number and argument value.  @info (may
+ * be NULL; set its sz) says what was done.
+ *
+ * Return: 0 with *@out a program the caller frees with scmpc_prog_free() and,
+ * when @policy is not NULL, *@policy the lifted policy, freed with
+ * scmpc_policy_free(); otherwise a negative errno with @d's message: errors as
+ * scmpc_lift()'s, -EINVAL for a NULL @out or a malformed @info, -E2BIG past a
+ * bound, naming it.
+ */
 SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
 			     const struct scmpc_lift_opts *o, scmpc_prog **out,
 			     scmpc_policy **policy, struct scmpc_optimize_info *info,
@@ -1267,16 +2082,61 @@ SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
  * only numbers are kept (scmpc_recording_truncated()). */
 typedef struct scmpc_recording scmpc_recording;
 
+/**
+ * scmpc_recording_new() - Create an empty recording.
+ *
+ * Return: the recording, owned by the caller and freed with
+ * scmpc_recording_free(); NULL without memory.
+ */
 SCMPC_API scmpc_recording *scmpc_recording_new(void);
+/**
+ * scmpc_recording_free() - Free a recording.
+ *
+ * NULL is ignored.
+ */
 SCMPC_API void scmpc_recording_free(scmpc_recording *r);
-/* Add COUNT calls (ARGS NULL: all zero); 0 or -ENOMEM. */
+/**
+ * scmpc_recording_add() - Count calls of one (AUDIT_ARCH, number, arguments).
+ *
+ * @count calls with @args (NULL: all zero) are added to their entry, made when
+ * new.  Past a million distinct entries only numbers are kept: the arguments of
+ * a new vector count as zeros and scmpc_recording_truncated() says so.
+ *
+ * Return: 0; -EINVAL for a NULL @r, -ENOMEM.
+ */
 SCMPC_API int scmpc_recording_add(scmpc_recording *r, uint32_t audit, uint32_t nr,
 				  const uint64_t args[6], uint64_t count);
-/* Distinct entries, calls in all, and entry I (0 .. count - 1; walking them
- * in order is linear in all). */
+/**
+ * scmpc_recording_count() - Count a recording's distinct entries.
+ *
+ * Return: how many distinct (AUDIT_ARCH, number, arguments) entries @r holds, 0
+ * for a NULL @r.
+ */
 SCMPC_API size_t scmpc_recording_count(const scmpc_recording *r);
+/**
+ * scmpc_recording_calls() - Count the calls in a recording.
+ *
+ * Return: the sum of every entry's count, 0 for a NULL @r.
+ */
 SCMPC_API uint64_t scmpc_recording_calls(const scmpc_recording *r);
+/**
+ * scmpc_recording_truncated() - Whether a recording dropped arguments.
+ *
+ * Return: true when the recording passed its bound of distinct entries and kept
+ * only numbers from then on.
+ */
 SCMPC_API bool scmpc_recording_truncated(const scmpc_recording *r);
+/**
+ * scmpc_recording_get() - Read entry @i of a recording.
+ *
+ * @sd gets the entry's AUDIT_ARCH, number and arguments (the instruction
+ * pointer 0) and *@count (if not NULL) how often it came.  Entries are in no
+ * particular order but a stable one while nothing is added; each call looks its
+ * entry up from the start, so a walk over all of them is quadratic.
+ *
+ * Return: 0, or -EINVAL for a NULL @r or @sd or @i out of range (0 ..
+ * scmpc_recording_count() - 1).
+ */
 SCMPC_API int scmpc_recording_get(const scmpc_recording *r, size_t i, struct seccomp_data *sd,
 				  uint64_t *count);
 
@@ -1297,13 +2157,22 @@ struct scmpc_record_info {
 	double seconds;		/* wall time, the command's with the recorder's */
 };
 
-/* Run ARGV[0] (searched in PATH) with ARGV and record into REC every system
- * call it, its threads and children make: each one stops at a filter that
- * returns USER_NOTIF, this process records it and lets it run
- * (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  Needs Linux 5.9 (pidfd_getfd) and
- * sets no_new_privs in the command, so set-user-ID programs lose their
- * privileges.  0 (the command ran; INFO->status says how it ended) or a
- * negative errno with D saying why. */
+/**
+ * scmpc_record() - Record every system call a command makes.
+ *
+ * Runs @argv[0] (searched in PATH) with @argv and records into @rec every
+ * system call it, its threads and children make: each one stops at a filter
+ * that returns USER_NOTIF, this process records it and lets it run
+ * (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  Needs Linux 5.9 (pidfd_getfd) and sets
+ * no_new_privs in the command, so set-user-ID programs lose their privileges.
+ * @info (may be NULL; set its sz) gets how it went.
+ *
+ * Return: 0 when the command ran (@info->status says how it ended); otherwise a
+ * negative errno with @d saying why: -EINVAL for a NULL @argv or @rec, unknown
+ * flags, a malformed @o or @info; -ECHILD when the child ended before its
+ * filter was in place; -ENOMEM, else the errno of the system call that failed
+ * (fork, pidfd_open, poll, ...).
+ */
 SCMPC_API int scmpc_record(char *const argv[], const struct scmpc_record_opts *o,
 			   scmpc_recording *rec, struct scmpc_record_info *info, scmpc_diag *d);
 
@@ -1323,11 +2192,22 @@ struct scmpc_profile_opts {
  * with its reason).  Pointers and sizes are never conditioned. */
 #define SCMPC_PROFILE_ARGS 0x1U
 
-/* The smallest OCI profile (JSON text, *OUT malloc'ed, *LEN bytes) that
- * allows exactly the calls of REC on its ABIs: every other call gets the
- * default action.  Names are OCI's (one list for every ABI), so a name
- * recorded on one of the ABIs is allowed on all of them that have it.
- * *NCONDS (if not NULL) gets how many argument conditions it holds. */
+/**
+ * scmpc_recording_profile() - Write a recording as the smallest OCI profile
+ * that allows it.
+ *
+ * The profile allows exactly the calls of @rec on its ABIs; every other call
+ * gets the default action.  Names are OCI's (one list for every ABI), so a name
+ * recorded on one of the ABIs is allowed on all of them that have it.  @o
+ * (NULL: defaults) sets the default action and whether arguments are
+ * conditioned.  *@nconds (if not NULL) gets how many argument conditions it
+ * holds.
+ *
+ * Return: 0 with *@out malloc'ed JSON text the caller frees with free(), *@len
+ * bytes long; -EINVAL for a NULL @rec, @out or @len, unknown flags, a malformed
+ * @o, or a default action that is ALLOW or has no OCI name; -ENOMEM; @d gets
+ * the message.
+ */
 SCMPC_API int scmpc_recording_profile(const scmpc_recording *rec,
 				      const struct scmpc_profile_opts *o, char **out,
 				      size_t *len, size_t *nconds, scmpc_diag *d);
@@ -1379,30 +2259,50 @@ struct scmpc_explanation {
 	size_t matching;		/* the call's rules whose conditions hold */
 };
 
-/* Explain P's decision of call SD into OUT.  0, or -EINVAL (a NULL
- * argument, an OUT whose sz stops before `matching`), -ENOMEM, with D
- * saying why.  OUT->action is always scmpc_policy_eval()'s answer. */
+/**
+ * scmpc_policy_explain() - Why a policy decides a call as it does.
+ *
+ * @p's decision of call @sd, and what made it (the section above), into @out
+ * (set its sz): from the rules' reference meaning (scmpc_policy_eval()), never
+ * from a program.  @out->action is always scmpc_policy_eval()'s answer.
+ *
+ * Return: 0; -EINVAL for a NULL argument or an @out whose sz stops before its
+ * matching field, the errors of resolving the rules (scmpc_policy_check()),
+ * -ENOMEM; @d gets the message.
+ */
 SCMPC_API int scmpc_policy_explain(const scmpc_policy *p, const struct seccomp_data *sd,
 				   struct scmpc_explanation *out, scmpc_diag *d);
 
-/* Whether the conditions of rule RULE of P hold for SD's arguments, as
- * the ABI of SD's AUDIT_ARCH and number compares them (the low word on
- * 32-bit ABIs, and there, under the LIBSECCOMP merge, the low word of the
- * constants as libseccomp keeps them; the whole argument for an
- * AUDIT_ARCH no ABI has).  Whether the rule names SD's call is not asked.
- * *MASK (if not NULL) gets bit I set when condition I holds.  1 when all
- * hold, 0 when not, -EINVAL for a NULL P or SD or RULE out of range. */
+/**
+ * scmpc_policy_rule_holds() - Whether a rule's conditions hold for a call.
+ *
+ * The conditions of rule @rule of @p are tested on @sd's arguments as the ABI
+ * of @sd's AUDIT_ARCH and number compares them (the low word on 32-bit ABIs,
+ * and there, under the LIBSECCOMP merge, the low word of the constants as
+ * libseccomp keeps them; the whole argument for an AUDIT_ARCH no ABI has).
+ * Whether the rule names @sd's call is not asked.  *@mask (if not NULL) gets
+ * bit I set when condition I holds.
+ *
+ * Return: 1 when all hold, 0 when not; -EINVAL for a NULL @p or @sd or @rule
+ * out of range.
+ */
 SCMPC_API int scmpc_policy_rule_holds(const scmpc_policy *p, size_t rule,
 				      const struct seccomp_data *sd, uint64_t *mask);
 
-/* A copy of P with every setting and the rules KEEP[I] selects (KEEP has
- * scmpc_policy_rule_count() entries; NULL keeps them all), in their order
- * with their origins, into *OUT, which the caller frees with
- * scmpc_policy_free().  So that what a rule decides can be measured by
- * comparing the policy with and without it, or by a copy holding only the
- * rules of one call, and the same rules read under another merge
- * (scmpc_policy_set_merge() on the copy).  -EINVAL for a NULL P or OUT,
- * -ENOMEM. */
+/**
+ * scmpc_policy_copy() - Copy a policy, with all or some of its rules.
+ *
+ * A copy of @p with every setting and the rules @keep selects (@keep has
+ * scmpc_policy_rule_count() entries; NULL keeps them all), in their order with
+ * their origins.  So that what a rule decides can be measured by comparing the
+ * policy with and without it, or by a copy holding only the rules of one call,
+ * and the same rules read under another merge (scmpc_policy_set_merge() on the
+ * copy).
+ *
+ * Return: 0 with *@out the copy, which the caller frees with
+ * scmpc_policy_free(); -EINVAL for a NULL @p or @out, -ENOMEM (then *@out is
+ * NULL); @d gets the message.
+ */
 SCMPC_API int scmpc_policy_copy(const scmpc_policy *p, const bool *keep, scmpc_policy **out,
 				scmpc_diag *d);
 
@@ -1428,18 +2328,10 @@ SCMPC_API int scmpc_policy_copy(const scmpc_policy *p, const bool *keep, scmpc_p
  * its own policy by scmpc_compile()'s semantic check; then the whole stack
  * is run (as seccomp_run_filters() does) against the policy's decision on
  * every ABI at the numbers its rules name, around the boundaries of the
- * number space and with the verifier's argument probes for each call with
- * rules, and on one ABI the policy lacks.  A policy that fits gives one
- * program.
- *
- * *OUT gets a malloc'ed array (free with scmpc_prog_array_free()), oldest
- * first (install it in that order; any order decides alike); returns how
- * many.  -E2BIG when one group alone does not fit (D names one of its
- * rules) or more than max_progs would be needed; -ENOTSUP when USER_NOTIF
- * is the default, unknown, bad-arch or a limit's action and the policy
- * needs more than one program (every program would return it, and a chain
- * has only one listener).  A warning says when the programs together
- * exceed the chain budget (SCMPC_CHAIN_BUDGET).
+ * number space and with argument probes around the constants of each call
+ * with rules (src/check/probe_args.c), and on one ABI the policy lacks.  A policy that fits gives one
+ * program.  scmpc_compile_split() below says what it returns and when it
+ * fails.
  */
 struct scmpc_split_opts {
 	size_t sz;			/* sizeof(struct scmpc_split_opts) */
@@ -1451,20 +2343,47 @@ struct scmpc_split_opts {
 	const struct scmpc_workload *hot;
 };
 
+/**
+ * scmpc_compile_split() - Compile a policy too large for one program into a
+ * stack.
+ *
+ * As the section above describes: the fewest programs that, installed together,
+ * decide every call as @p does, each proven against its own part.  @o (NULL:
+ * defaults) bounds the programs and sets the compile flags and workload of
+ * each.
+ *
+ * Return: how many programs, with *@out a malloc'ed array, oldest first
+ * (install them in that order; any order decides alike), the caller frees with
+ * scmpc_prog_array_free(); otherwise a negative errno with @d's message:
+ * -EINVAL for a NULL @p or @out, unknown flags or a malformed @o, max_insns
+ * above 4096; -E2BIG when one group alone does not fit (@d names one of its
+ * rules) or more than max_progs would be needed; -ENOTSUP when USER_NOTIF is
+ * the default, unknown, bad-arch or a limit's action and more than one program
+ * is needed (every program would return it, and a chain has only one listener);
+ * the errors of scmpc_compile().  A warning says when the programs together
+ * exceed the chain budget.
+ */
 SCMPC_API int scmpc_compile_split(const scmpc_policy *p, const struct scmpc_split_opts *o,
 				  scmpc_prog ***out, scmpc_diag *d);
 
-/* Install PROGS[0..N) in that order (scmpc_load_prog() for each, with P's
- * flags, P may be NULL), as one: the whole set is checked first (the
- * kernel's rules, the flags and actions, and the chain budget for all of
- * them together), so that a refusal installs nothing.  With
- * SECCOMP_FILTER_FLAG_NEW_LISTENER in the flags, only the one program that
- * returns USER_NOTIF gets the listener (-EINVAL when several do); its fd is
- * returned.  Should the kernel still refuse program K after K-1 were
- * installed, the error says so: the process then holds part of the stack,
- * which allows what the missing programs deny, and must not go on to run
- * what the set was meant to confine.  RES describes the last program
- * loaded. */
+/**
+ * scmpc_load_set() - Install a stack of programs as one.
+ *
+ * @progs[0..@n) in that order (scmpc_load_prog() for each, with @p's flags; @p
+ * may be NULL).  The whole set is checked first (the kernel's rules, the flags
+ * and actions, and the chain budget for all of them together), so that a
+ * refusal installs nothing.  With SECCOMP_FILTER_FLAG_NEW_LISTENER in the
+ * flags, only the one program that returns USER_NOTIF gets the listener.
+ * Should the kernel still refuse program K after K-1 were installed, the error
+ * says so: the process then holds part of the stack, which allows what the
+ * missing programs deny, and must not go on to run what the set was meant to
+ * confine.  @res describes the last program loaded.
+ *
+ * Return: the listener fd with NEW_LISTENER, else 0; or a negative errno with
+ * @d's message: -EINVAL for no programs, a NULL one or several that return
+ * USER_NOTIF with NEW_LISTENER; -ENOMEM when the set exceeds the chain budget;
+ * otherwise as scmpc_load().
+ */
 SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scmpc_policy *p,
 			     const struct scmpc_load_opts *o, struct scmpc_load_result *res,
 			     scmpc_diag *d);

@@ -65,6 +65,7 @@ struct text {
 };
 
 static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append printf-style text to T, cutting it with "..." when it does not fit. */
 static void put(struct text *t, const char *fmt, ...)
 {
 	if (t->at >= t->len)
@@ -337,6 +338,8 @@ bool answer_looser(uint32_t base, uint32_t cand, bool ignore_data)
 	return !ignore_data && cand != base;
 }
 
+/* scmpc_diff() and, with SUBSET, scmpc_subset(): both programs walked together, each differing
+ * path a region. */
 static int compare(const struct sock_filter *a, size_t alen, const struct sock_filter *b,
 		   size_t blen, const struct scmpc_compare_opts *o, bool subset,
 		   scmpc_answer **out, scmpc_diag *d)

@@ -54,6 +54,7 @@ SCMPC_API const char *scmpc_diag_warning(const scmpc_diag *d, size_t i)
 	return d && i < d->nwarnings ? d->warnings[i] : NULL;
 }
 
+/* Record error ERR in D with its message and place: WHERE, else "insn INSN", else none. */
 static int diag_verr(scmpc_diag *d, int err, const char *where, long insn, const char *fmt,
 		     va_list ap)
 {

@@ -62,6 +62,7 @@ static int first_call(const struct region *r, uint32_t audit, uint32_t nr,
 	return 0;
 }
 
+/* A call as text for messages: arch, number and name, instruction pointer when set, arguments. */
 static void describe(char *buf, size_t len, const struct seccomp_data *sd)
 {
 	char name[64], ip[40] = "";
@@ -152,6 +153,8 @@ static int check_numbers(struct check *C, const struct nr_map *m, const struct p
 	return 0;
 }
 
+/* Judge one path of the walk: each of the policy's AUDIT_ARCH values on it, then the values of
+ * none. */
 static int check_path(struct walker *L, const struct path *pa, void *arg)
 {
 	struct check *C = arg;
@@ -181,6 +184,8 @@ static int check_path(struct walker *L, const struct path *pa, void *arg)
 			C->p->badarch_action);
 }
 
+/* Map the number space of each AUDIT_ARCH value of the policy, then walk the program judging
+ * every path. */
 static int run(struct check *C)
 {
 	int err = 0;

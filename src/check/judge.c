@@ -120,6 +120,7 @@ int call_rules_init(struct call_rules *cr, const scmpc_policy *p, const struct a
 	return 1;
 }
 
+/* Free what CR holds and leave it empty. */
 void call_rules_fini(struct call_rules *cr)
 {
 	free(cr->pos);
@@ -312,6 +313,7 @@ int judge_call(struct judge *J, struct call_rules *cr, const struct region *r0)
 	return 0;
 }
 
+/* Free the judge's stacks, candidates and arena, leaving it empty. */
 void judge_fini(struct judge *J)
 {
 	free(J->stk);

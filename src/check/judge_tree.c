@@ -35,6 +35,7 @@ struct titem {
 	const struct tree_cont *k;
 };
 
+/* A continuation (level LVL, position POS, then UP) from the judge's chunks; NULL without memory. */
 static const struct tree_cont *cont_new(struct judge *J, uint32_t lvl, uint32_t pos,
 					const struct tree_cont *up)
 {
@@ -112,6 +113,8 @@ static int branch(struct judge *J, struct call_rules *cr, const struct region *r
 	return tpush(J, r, lvl, pos + 1, k);
 }
 
+/* Decide region R0 of one call through libseccomp's tree, cutting it wherever a comparison holds
+ * on part of it. */
 static int run(struct judge *J, struct call_rules *cr, const struct region *r0)
 {
 	const struct arch_info *ai = cr->v->info;

@@ -58,6 +58,8 @@ static bool radix_sort(uint32_t *v, size_t n)
 	return true;
 }
 
+/* The numbers where the policy's decision of AUDIT's calls can change: rules, thresholds, limits,
+ * fixed bounds. */
 static bool collect_cuts(struct cuts *c, const scmpc_policy *p, const struct arch_view *views,
 			 uint32_t audit)
 {

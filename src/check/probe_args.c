@@ -11,6 +11,7 @@
 
 #define MAX_COMBOS (1u << 15)
 
+/* Add constant C and its neighbours, per word and across the words, to S; false without memory. */
 static bool add_around(struct u64set *s, uint64_t c)
 {
 	uint64_t lo = c & 0xffffffffULL, hi = c >> 32;

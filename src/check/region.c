@@ -77,6 +77,8 @@ static bool holds_at_zero(const struct piece *p)
 	}
 }
 
+/* Drop word H from every conjunction of S, keeping those whose pieces on H hold at zero: a 32-bit
+ * comparison reads the high word as 0. */
 static void narrow(struct side *s, uint8_t H)
 {
 	size_t k = 0;

@@ -9,8 +9,9 @@
  * program is wanted.  Everything here uses scmpc's public API alone but
  * refusal.c, which grows libseccomp's tree of comparisons rule by rule
  * (policy/lsc_tree.h).  The files depend on each other one way: the API
- * (seccomp_api.c) on the PFC (pfc.c), the refusal index (refusal.c) and
- * the names (names.c); the PFC on the names.
+ * (seccomp_api.c and the api_*.c it shares api.h with) on the PFC (pfc.c),
+ * the refusal index (refusal.c) and the names (names.c); the PFC on the
+ * names.
  */
 #ifndef SCMPC_COMPAT_H
 #define SCMPC_COMPAT_H

@@ -3,7 +3,7 @@
  * libseccomp's names on scmpc's table: the ABI names it spells its own way,
  * its pseudo-syscall numbers (generated from the header built against) and
  * the answers its resolvers give, which programs compare with.  Shared by
- * the API (seccomp_api.c) and the PFC (pfc.c); it knows no context.
+ * the API (seccomp_api.c, api_*.c) and the PFC (pfc.c); it knows no context.
  */
 #include <string.h>
 #include "compat.h"

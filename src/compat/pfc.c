@@ -29,6 +29,7 @@ struct text {
 	bool failed;		/* out of memory: later output is dropped */
 };
 
+/* Append printf-style text to T, growing it as needed; T->failed when out of memory. */
 __attribute__((format(printf, 2, 3)))
 static void put(struct text *t, const char *fmt, ...)
 {
@@ -380,6 +381,8 @@ static void put_mux_note(struct text *t, unsigned lvl, enum scmpc_arch a, const 
 	    fam == FAM_SOCKET ? "its low 32 bits" : "its low 16 bits; a version above them");
 }
 
+/* The PFC block of one syscall: its unconditional rule, or its conditional rules as libseccomp's
+ * tree. */
 static void put_group(struct text *t, unsigned lvl, const struct abi *abi,
 		      const struct compat_filter *f, const struct group *g)
 {
@@ -435,6 +438,7 @@ static unsigned tree_levels(size_t n)
 	return lv + 1;
 }
 
+/* The PFC of one ABI's filter: the arch test, each syscall's block by number, the default action. */
 static void put_filter(struct text *t, const struct compat_ctx *c, const struct compat_filter *f)
 {
 	struct scmpc_arch_info info = { .sz = sizeof(info) };

@@ -121,6 +121,7 @@ static size_t hash_nr(uint32_t nr, size_t nslot)
 	return (size_t)((nr * 0x9e3779b1U) >> 7) & (nslot - 1);
 }
 
+/* Rebuild X's hash table of groups with NSLOT slots (a power of two); false without memory. */
 static bool rehash(struct compat_index *x, size_t nslot)
 {
 	uint32_t *s = calloc(nslot, sizeof(*s));
@@ -240,6 +241,7 @@ static bool grow_tree(struct compat_index *x, struct group *g, const struct comp
 	return true;
 }
 
+/* Try rule R on group GI as libseccomp's tree would take it, recording how to undo it. */
 static int group_add(struct compat_index *x, size_t gi, const struct compat_rule *rules,
 		     uint32_t idx, const struct compat_rule *r, uint32_t call)
 {

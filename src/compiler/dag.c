@@ -192,6 +192,8 @@ bool dag_trial_end(struct dag *g, const struct dag_mark *m)
 	return false;
 }
 
+/* The id of node N, made when no equal node exists (hash-consing); NODE_NONE past a bound or
+ * without memory. */
 static uint32_t intern(struct dag *g, struct node n)
 {
 	if (g->oom)
@@ -233,6 +235,8 @@ uint32_t dag_ret(struct dag *g, uint32_t k)
 	return intern(g, (struct node){ .kind = N_RET, .k = k, .cost = 1 });
 }
 
+/* A conditional jump node in canonical form (JGT as JGE, constant tests folded), so equal tests
+ * share one node. */
 uint32_t dag_jmp(struct dag *g, uint8_t op, uint32_t k, uint32_t t, uint32_t f)
 {
 	if (t == NODE_NONE || f == NODE_NONE || g->oom)

@@ -166,6 +166,7 @@ static bool number_part(struct dag *g, struct pruner *pr, const scmpc_policy *p,
  */
 #define HOT_SCALE (1u << 30)
 
+/* Weigh RV's ranges by the workload calls that pay for the filter in them; false without memory. */
 static bool hot_weights(struct dag *g, struct range_vec *rv, const struct hot_call *calls,
 			size_t ncalls)
 {
@@ -193,6 +194,8 @@ static bool hot_weights(struct dag *g, struct range_vec *rv, const struct hot_ca
 	return total > 0;
 }
 
+/* The search tree over one AUDIT_ARCH value's syscall numbers: runc's stub, each range's node,
+ * laid out by the layout. */
 static uint32_t number_tree(struct dag *g, struct pruner *pr, const scmpc_policy *p,
 			    const struct arch_view *views,
 			    const struct segment *segs, size_t nseg, uint32_t hot_lo, enum lower_mode mode,

@@ -179,6 +179,7 @@ static uint32_t chain_build(struct dag *g, const struct item *it, size_t i, size
 	return node;
 }
 
+/* Build the tree the interval search chose for items I..J, from its split table. */
 static uint32_t dp_build(struct dag *g, const struct dp *dp, const struct item *it, size_t i,
 			 size_t j)
 {
@@ -197,6 +198,8 @@ static uint32_t dp_build(struct dag *g, const struct dp *dp, const struct item *
 	return dag_jmp(g, BPF_JGE, it[k + 1].lo, right, left);
 }
 
+/* Whether worst key F, weighted sum S and size Z beat the best so far (BF, BS, BZ) in the order
+ * the DP's goal ranks them. */
 static bool better(const struct dp *dp, int f, uint64_t s, uint32_t z, int bf, uint64_t bs,
 		   uint32_t bz)
 {
@@ -289,6 +292,7 @@ static size_t packed_split(const uint64_t *row, const uint64_t *col, uint64_t fm
 	return b1 < b0 || (b1 == b0 && k1 < k0) ? k1 : k0;
 }
 
+/* Whether the DP's figures for these N items fit the packed cells' bit fields. */
 static bool pack_fits(const struct item *it, size_t n, int kmin)
 {
 	int kmax = kmin;
@@ -344,6 +348,7 @@ struct chain_tab {
 	struct chain_cell *c;	/* interval [i, i + d] at c[i * maxlen + d] */
 };
 
+/* The costs of the chains that start at item I, for each end up to MAXLEN items on. */
 static void chain_row(const struct item *it, size_t n, size_t i, size_t maxlen,
 		      struct chain_cell *row)
 {
@@ -500,6 +505,7 @@ static bool dp_plain(struct dp *dp, const struct item *it, const uint64_t *wsum)
 	return ok;
 }
 
+/* The exact interval search over N items for GOAL; NODE_NONE (and oom) without memory. */
 static uint32_t optimal(struct dag *g, const struct item *it, size_t n, enum layout_goal goal)
 {
 	struct chain_tab chains = { 0 };
@@ -575,6 +581,7 @@ static bool runs_cost(const struct runs *rs, size_t lo, size_t hi, int *f, uint6
 	return true;
 }
 
+/* A jge tree over the runs LO..HI of RS, each run a chain of jeq. */
 static uint32_t runs_build(struct dag *g, const struct runs *rs, size_t lo, size_t hi)
 {
 	if (hi - lo == 1) {
@@ -603,6 +610,8 @@ static size_t runs_cut(const size_t *pos, size_t t, size_t l, size_t m, size_t *
 	return r;
 }
 
+/* A tree for more items than the exact search takes: jeq runs under a jge tree, or the greedy's
+ * when better. */
 static uint32_t large(struct dag *g, struct item *it, size_t m, enum layout_goal goal)
 {
 	uint32_t bg, t32, root = NODE_NONE;
@@ -718,6 +727,8 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 	return root;
 }
 
+/* The search tree over N ranges for GOAL, by the exact search or, past DP_MAX, the large-tree
+ * builders. */
 static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
 			     enum layout_goal goal)
 {
@@ -821,6 +832,7 @@ struct hot_dp {
 	size_t nbudgets, cap;
 };
 
+/* Build the tree the workload search chose for items I..J under extra-depth budget T. */
 static uint32_t hot_build(struct dag *g, const struct hot_dp *h, size_t i, size_t j, size_t t)
 {
 	const struct item *it = h->it;
@@ -884,6 +896,8 @@ static void hot_layer(struct hot_dp *h, const uint64_t *wsum, const int *maxkey,
 	}
 }
 
+/* The tree with the least expected path over the workload whose worst path is within
+ * SCMPC_HOT_SLACK of the least. */
 static uint32_t hot_search(struct dag *g, const struct item *it, size_t n)
 {
 	struct chain_tab chains = { 0 };

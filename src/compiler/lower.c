@@ -359,6 +359,8 @@ static unsigned next_var(const struct lprob *pb)
 	return var;
 }
 
+/* Test condition WHICH's half-mask on word VAR, resolving every pending condition with the same
+ * test. */
 static uint32_t build_mask_test(struct lctx *c, const struct lprob *pb, size_t which,
 				unsigned var, int held)
 {
@@ -454,6 +456,8 @@ static void sweep_free(struct sweep *s)
 	free(s->pick);
 }
 
+/* Move condition CI to outcome OUT in the sweep, keeping its term's counts and the live set
+ * current. */
 static void sweep_set(struct sweep *s, uint32_t ci, uint8_t out)
 {
 	uint32_t t = s->owner[ci];
@@ -505,6 +509,8 @@ static bool sweep_child(struct lctx *c, const struct lprob *pb, struct sweep *s,
 	return true;
 }
 
+/* Cut word VAR's values into intervals on which every pending condition resolves alike, one
+ * subtree each. */
 static uint32_t build_partition(struct lctx *c, const struct lprob *pb, unsigned var, int held)
 {
 	struct sweep s = { 0 };
@@ -705,6 +711,7 @@ static uint32_t build(struct lctx *c, const struct lprob *pb, int held)
 	return node;
 }
 
+/* Lower PB after dropping the terms that can no longer change the result. */
 static uint32_t build_fresh(struct lctx *c, const struct lprob *pb, int held)
 {
 	bool *rel = malloc(pb->nterms ? pb->nterms : 1);

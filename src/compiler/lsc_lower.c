@@ -9,6 +9,8 @@
 #include "compiler/lower.h"
 #include "policy/lsc_tree.h"
 
+/* The DAG of the tree level at AT: its comparisons in order, each going down, to its action, or
+ * on to CONT. */
 static uint32_t lower_level(struct dag *g, const struct lsc_tree *t, int32_t at,
 			    const struct arch_info *ai, uint32_t cont)
 {

@@ -29,6 +29,7 @@ static uint32_t cmp32(struct dag *g, uint8_t op, uint32_t k, uint32_t t, uint32_
 	}
 }
 
+/* Condition C as the textbook test of its words: to T when it holds, else to F. */
 static uint32_t cond_node(struct dag *g, const struct scmpc_cond *c, const struct arch_info *ai,
 			  uint32_t t, uint32_t f)
 {
@@ -117,6 +118,7 @@ static uint32_t fallback_node(struct dag *g, const scmpc_policy *p, const struct
 	return dag_jmp(g, BPF_JGT, v->threshold, dag_jmp(g, BPF_JEQ, UINT32_MAX, def, unk), def);
 }
 
+/* One ABI's calls as a chain of jeq on the number, each to its rules, ending in the fallback. */
 static uint32_t chain_node(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
 			   bool x32_part)
 {

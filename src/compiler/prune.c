@@ -90,6 +90,7 @@ void pruner_free(struct pruner *pr)
 	free(pr);
 }
 
+/* Grow PR's per-node arrays to the DAG's size; false without memory. */
 static bool fit(struct pruner *pr)
 {
 	size_t n = pr->g->n;
@@ -132,6 +133,7 @@ static size_t done_slot(const struct pruner *pr, uint32_t root)
 	return h;
 }
 
+/* Remember that ROOT pruned to OUT (forgotten without memory: it is pruned again when asked). */
 static void done_put(struct pruner *pr, uint32_t root, uint32_t out)
 {
 	if ((pr->ndone + 1) * 2 > pr->capdone) {

@@ -59,6 +59,8 @@ struct l1_count {
 	size_t n;
 };
 
+/* For each test node, the word every load before it reads unmasked (-1 when loads differ or mask
+ * it), for the chain's size model. */
 static void l1_words(void *ctx, const struct dag *g, uint32_t id)
 {
 	struct l1_count *c = ctx;
@@ -124,6 +126,7 @@ static bool chain_calls(struct dag *g, const scmpc_policy *p, const struct arch_
 	return true;
 }
 
+/* The length of libseccomp's chain program for the policy, SIZE_MAX when it cannot be built. */
 static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
 {
 	struct dag g;

@@ -100,6 +100,8 @@ struct keyed {
 	uint32_t idx;
 };
 
+/* Order rules by name, then number, then ABI, then index, so that rules of one call are
+ * neighbours. */
 static int cmp_key(const void *x, const void *y)
 {
 	const struct keyed *a = x, *b = y;
@@ -123,6 +125,7 @@ static bool same_key(const struct rule *r, const struct rule *s)
 	return r->name ? !strcmp(r->name, s->name) : r->nr == s->nr;
 }
 
+/* Union the rules no call can tell apart into groups, each recorded in S->group. */
 static int make_groups(struct splitter *s)
 {
 	const scmpc_policy *p = s->p;
@@ -454,6 +457,7 @@ static int stack_run(struct piece *pcs, size_t n, const struct seccomp_data *sd,
 	return 0;
 }
 
+/* Run the stack on SD and compare with the policy's WANT; -EPROTO in D when they differ. */
 static int stack_point(struct piece *pcs, size_t n, const struct seccomp_data *sd, uint32_t want,
 		       scmpc_diag *d)
 {
@@ -471,6 +475,7 @@ static int stack_point(struct piece *pcs, size_t n, const struct seccomp_data *s
 			(unsigned long long)sd->args[1], rc < 0 ? "an error" : gs, ws);
 }
 
+/* Run the stack on SD's call with every argument probe of its rules, against the policy. */
 static int stack_call(const scmpc_policy *p, const struct arch_view *v, struct piece *pcs,
 		      size_t n, struct seccomp_data *sd, scmpc_diag *d)
 {
@@ -547,6 +552,8 @@ static int stack_audit(const scmpc_policy *p, const struct arch_view *views, uin
 	return rc;
 }
 
+/* Run the whole stack against the policy at every number worth trying on each ABI, and on one ABI
+ * it lacks. */
 static int check_stack(const scmpc_policy *p, struct piece *pcs, size_t n, scmpc_diag *d)
 {
 	struct arch_view views[SCMPC_ARCH_COUNT];
@@ -586,6 +593,8 @@ static bool notif_action(uint32_t act)
 	return (act & 0xffff0000U) == SCMPC_ACT_USER_NOTIF;
 }
 
+/* Group the rules and pack the groups into programs; refuse a USER_NOTIF fallback that needs
+ * several. */
 static int split_run(struct splitter *s, size_t max_progs, struct piece **pcs, size_t *n)
 {
 	const scmpc_policy *p = s->p;

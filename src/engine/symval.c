@@ -80,6 +80,7 @@ void sym_resolve(struct sym *s, const struct wcon *w)
 		*s = sym_const(bits_eval(s, c->v));	/* every bit it reads is fixed */
 }
 
+/* The kernel's result of ALU operation OP on constants A and K (a shift by K mod 32). */
 static uint32_t alu_const(uint16_t op, uint32_t a, uint32_t k)
 {
 	switch (op) {

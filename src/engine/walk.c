@@ -225,6 +225,8 @@ static int refuse_opaque(struct walker *L, const struct state *s, const struct s
 		    "word with more than %d possible values)", use, v->insn, PIN_MAX);
 }
 
+/* Follow conditional jump F from S: both ways when the test is symbolic, one when it is constant;
+ * *CONT when S goes on. */
 static int jump(struct walker *L, struct state *s, const struct sock_filter *f, bool *cont)
 {
 	uint16_t op = BPF_OP(f->code);

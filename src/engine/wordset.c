@@ -329,6 +329,7 @@ int wcon_intervals(const struct wcon *c, uint32_t lo, uint32_t hi, uint32_t path
 	}
 }
 
+/* A new excluded pattern (M, V) in front of NEXT, from the arena's chunks; NULL without memory. */
 static const struct ne *ne_push(struct wcon_arena *ar, const struct ne *next, uint32_t m, uint32_t v)
 {
 	if (!ar->head || ar->head->used == ARRAY_SIZE(ar->head->nodes)) {

@@ -70,6 +70,7 @@ struct text {
 };
 
 static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append printf-style text to T, growing it as needed; T->oom when out of memory. */
 static void put(struct text *t, const char *fmt, ...)
 {
 	va_list ap;

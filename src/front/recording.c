@@ -47,6 +47,7 @@ static uint64_t entry_hash(uint32_t arch, uint32_t nr, const uint64_t *args)
 	return h ^ (h >> 31);
 }
 
+/* Double R's hash table and place every entry again; false without memory. */
 static bool grow(scmpc_recording *r)
 {
 	size_t cap = r->cap ? 2 * r->cap : 1024;

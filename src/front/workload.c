@@ -50,6 +50,7 @@ static struct entry *find(const scmpc_workload *w, const char *name, enum scmpc_
 	return NULL;
 }
 
+/* Add COUNT calls of NAME on ARCH to W, saturating; a new entry copies NAME. */
 static int add(scmpc_workload *w, const char *name, enum scmpc_arch arch, uint64_t count)
 {
 	struct entry *e = find(w, name, arch);

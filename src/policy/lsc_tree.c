@@ -565,6 +565,8 @@ static bool holds(const struct lt_node *x, const struct seccomp_data *sd)
 	}
 }
 
+/* libseccomp's walk of the level at AT for SD: true with *ACT and *RULE when a comparison leads
+ * to an action. */
 static bool walk(const struct lsc_tree *t, int32_t at, const struct seccomp_data *sd,
 		 uint32_t *act, uint32_t *rule)
 {
@@ -639,6 +641,7 @@ static bool narrow(const struct scmpc_cond *c, bool compat32)
 	return compat32 || (c->flags & SCMPC_COND_32BIT);
 }
 
+/* Narrow S to the values condition C allows; false when none is left. */
 static bool clip(struct span *s, const struct scmpc_cond *c)
 {
 	uint64_t v = c->value;
@@ -672,6 +675,8 @@ static bool clip(struct span *s, const struct scmpc_cond *c)
 	}
 }
 
+/* Whether some value of argument ARG can meet the conditions of both rules R on it (true when
+ * unsure). */
 static bool arg_may_hold(const struct rule *const r[2], unsigned arg, bool compat32)
 {
 	const struct scmpc_cond *cs[64];

@@ -514,6 +514,8 @@ static bool truncated_rule(const struct rule *r)
 	return false;
 }
 
+/* SRC as libseccomp keeps it on a 32-bit ABI: constants cut to their low word, a mask with no low
+ * bits dropped. */
 static int64_t truncate_rule(struct arch_view *v, const struct rule *src, uint32_t source)
 {
 	int64_t idx = own_rule(v, src, source, 0);
@@ -821,6 +823,7 @@ oom:
 	return diag_err(d, -ENOMEM, NULL, "out of memory");
 }
 
+/* Free what arch_view_init() allocated in V and leave it empty. */
 void arch_view_fini(struct arch_view *v)
 {
 	for (size_t i = 0; i < v->ntrees; i++)

@@ -7,6 +7,8 @@
 #include "policy/policy.h"
 #include "policy/lsc_tree.h"
 
+/* Whether SD's argument meets condition C, on the low word alone on a 32-bit ABI or for a 32-bit
+ * condition. */
 static bool cond_holds(const struct scmpc_cond *c, bool compat32, const struct seccomp_data *sd)
 {
 	uint64_t x = sd->args[c->arg];

@@ -24,6 +24,7 @@ struct sbuf {
 	bool oom;
 };
 
+/* Make room for MORE bytes after B's text (doubling), setting B->oom when there is none. */
 static void sb_reserve(struct sbuf *b, size_t more)
 {
 	if (b->oom)
@@ -48,6 +49,7 @@ static void sb_reserve(struct sbuf *b, size_t more)
 }
 
 static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append printf-style text to B, growing it as needed. */
 static void sb_printf(struct sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -230,6 +232,7 @@ static void fmt_k(char *buf, size_t n, uint32_t k)
 		snprintf(buf, n, "0x%x", k);
 }
 
+/* The C compound-assignment operator of an ALU instruction, for the listing. */
 static const char *alu_op(uint16_t code)
 {
 	switch (BPF_OP(code)) {
@@ -261,6 +264,8 @@ static void fmt_cond(char *buf, size_t n, uint16_t code, bool negate, const char
 		snprintf(buf, n, "A %s %s", rel[BPF_OP(code) >> 4][negate], operand);
 }
 
+/* The text of a load of word K of seccomp_data into REG, named as a field; a note when seccomp
+ * would refuse K. */
 static void fmt_load(char *text, size_t tn, char *note, size_t nn, char reg, uint32_t k, bool be)
 {
 	/* The filter reads seccomp_data in the ABI's byte order: on a
@@ -282,6 +287,8 @@ static void fmt_load(char *text, size_t tn, char *note, size_t nn, char reg, uin
 	}
 }
 
+/* The text of conditional jump F at PC, seccomp-tools style, with the note the flow state S gives
+ * its constant. */
 static void fmt_jump(char *text, size_t tn, char *note, size_t nn, const struct sock_filter *f,
 		     size_t pc, const struct flow *s, enum scmpc_arch abi)
 {
@@ -397,6 +404,7 @@ static int fmt_line(char *buf, size_t n, const char *text, const char *note)
 	return snprintf(buf, n, "%s", text);
 }
 
+/* The disassembly of INSNS, one numbered line per instruction with its raw fields. */
 static void emit_text(struct sbuf *b, const struct sock_filter *insns, size_t len,
 		      const struct flow *fl, enum scmpc_arch abi)
 {
@@ -424,6 +432,7 @@ static bool c_identifier(const char *s)
 	return true;
 }
 
+/* INSNS as a C array named NAME, with its length macro and a comment per instruction. */
 static void emit_c(struct sbuf *b, const struct sock_filter *insns, size_t len,
 		   const struct flow *fl, enum scmpc_arch abi, const char *name)
 {

@@ -443,6 +443,7 @@ static int emitter_tmpls(struct emitter *e, const struct abi *ab, const void *ke
 	return 0;
 }
 
+/* Add one rule of a path to the lifted policy, its origin naming the path's return. */
 static int emit_rule(struct emitter *e, const struct abi *ab, uint32_t nr, uint32_t action,
 		     const struct scmpc_cond *conds, size_t n, uint32_t path)
 {

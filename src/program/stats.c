@@ -34,6 +34,8 @@ static bool zero_args(const struct path *p)
 	return true;
 }
 
+/* The figures of ST for one ABI, from every path of the program over the numbers probed and those
+ * the cache bitmap covers. */
 static int arch_stats(const struct arch_info *ai, const struct sock_filter *insns, size_t len,
 		      uint32_t limit, uint32_t nr_count, struct scmpc_arch_stats *st, scmpc_diag *d)
 {

@@ -135,6 +135,7 @@ static int seize_stop(pid_t tid, int *sig, scmpc_diag *d)
 	}
 }
 
+/* What PTRACE_SECCOMP_GET_FILTER's errno E for filter I of TID means, as an error in D. */
 static int get_filter_error(pid_t tid, unsigned long i, int e, const struct seccomp_status *ts,
 			    scmpc_diag *d)
 {
@@ -165,6 +166,7 @@ static int get_filter_error(pid_t tid, unsigned long i, int e, const struct secc
 	}
 }
 
+/* Every filter of the stopped TID, oldest first, into *OUT; the count, or an error in D. */
 static int read_filters(pid_t tid, const struct seccomp_status *ts, scmpc_prog ***out,
 			scmpc_diag *d)
 {

@@ -204,6 +204,8 @@ SCMPC_API int scmpc_probe_action(uint32_t act, scmpc_diag *d)
 	return r;
 }
 
+/* Refuse FLAGS the kernel would refuse or does not know, before anything is loaded; *NO_SECCOMP
+ * says seccomp(2) answered ENOSYS. */
 static int check_flags(unsigned flags, bool *no_seccomp, scmpc_diag *d)
 {
 	char nb[16];
@@ -261,6 +263,8 @@ static int check_flags(unsigned flags, bool *no_seccomp, scmpc_diag *d)
 			"rejects their combination", flags);
 }
 
+/* Refuse a program returning an action the running kernel lacks; warn about RET A, which cannot
+ * be probed. */
 static int check_actions(const struct sock_filter *insns, size_t len, unsigned flags,
 			 scmpc_diag *d)
 {
@@ -336,6 +340,8 @@ static void budget_from(struct scmpc_budget *b, unsigned long filters, unsigned 
  * more in the chain: the least each unreadable filter can take. */
 #define MIN_FILTER_COST 9UL
 
+/* The calling thread's chain budget into B: exact from CHAIN when given and /proc agrees, else a
+ * bound with a warning. */
 static int budget_self(const scmpc_prog *const *chain, size_t nchain, struct scmpc_budget *b,
 		       scmpc_diag *d)
 {
@@ -484,6 +490,7 @@ static void thread_comm(pid_t tid, char *buf, size_t len)
 	}
 }
 
+/* The kernel's refusal E of a load, said with what it most likely means here. */
 static int kernel_error(int e, unsigned flags, bool via_prctl, const struct scmpc_load_result *res,
 			scmpc_diag *d)
 {
@@ -536,6 +543,8 @@ static int kernel_error(int e, unsigned flags, bool via_prctl, const struct scmp
 			"seccomp(SECCOMP_SET_MODE_FILTER)", strerror(e));
 }
 
+/* scmpc_load() after its options are read: every check, then seccomp(2) (or prctl), RES filled as
+ * it goes. */
 static int do_load(const struct sock_filter *insns, size_t len, const struct scmpc_load_opts *o,
 		   struct scmpc_load_result *res, scmpc_diag *d)
 {
