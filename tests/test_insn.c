@@ -93,6 +93,19 @@ static void test_jumps(void **state)
 	assert_true(insn_jump_taken(BPF_JSET, 0x10, 0x11));
 	assert_false(insn_jump_taken(BPF_JSET, 0x10, 0x01));
 	assert_false(insn_jump_taken(BPF_JSET, 0xffffffffU, 0));
+	/* tests with one outcome for every A */
+	assert_int_equal(insn_jump_fixed(BPF_JGE, 0), 1);
+	assert_int_equal(insn_jump_fixed(BPF_JGT, 0xffffffffU), 0);
+	assert_int_equal(insn_jump_fixed(BPF_JSET, 0), 0);
+	assert_int_equal(insn_jump_fixed(BPF_JGT, 0xfffffffeU), -1);
+	assert_int_equal(insn_jump_fixed(BPF_JGE, 1), -1);
+	assert_int_equal(insn_jump_fixed(BPF_JEQ, 0), -1);
+	for (uint32_t a = 0; a < 4; a++) {
+		uint32_t v = a * 0x55555555U;
+		assert_true(insn_jump_taken(BPF_JGE, v, 0));
+		assert_false(insn_jump_taken(BPF_JGT, v, 0xffffffffU));
+		assert_false(insn_jump_taken(BPF_JSET, v, 0));
+	}
 	/* where they go; a huge `ja` lands past any program, not wrapped */
 	struct sock_filter ja = BPF_JUMP(BPF_JMP | BPF_JA, 0xffffffffU, 0, 0);
 	struct sock_filter jeq = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 3, 7);

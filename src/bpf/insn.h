@@ -169,6 +169,18 @@ static inline bool insn_jump_taken(uint16_t op, uint32_t a, uint32_t b)
 	}
 }
 
+/* Whether conditional jump OP against the constant K has one outcome for
+ * every A: 1 always taken (jge #0), 0 never (jgt #0xffffffff, jset #0),
+ * -1 when it depends on A. */
+static inline int insn_jump_fixed(uint16_t op, uint32_t k)
+{
+	if ((op == BPF_JGT && k == 0xffffffffU) || (op == BPF_JSET && k == 0))
+		return 0;
+	if (op == BPF_JGE && k == 0)
+		return 1;
+	return -1;
+}
+
 /* True for a conditional jump (a JMP other than `ja`). */
 static inline bool insn_is_cond(uint16_t code)
 {
