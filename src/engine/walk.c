@@ -329,16 +329,18 @@ static int walk(struct walker *L, struct state *s)
 			s->x = sym_const(k);
 			break;
 		case BPF_LD | BPF_MEM:
-			s->a = s->mem[k % BPF_MEMWORDS];
-			break;
 		case BPF_LDX | BPF_MEM:
-			s->x = s->mem[k % BPF_MEMWORDS];
-			break;
 		case BPF_ST:
-			s->mem[k % BPF_MEMWORDS] = s->a;
-			break;
 		case BPF_STX:
-			s->mem[k % BPF_MEMWORDS] = s->x;
+			if (insn_k_fault(f->code, k) != INSN_K_OK)
+				return walk_err(L, -EINVAL, s->prog, s->pc,
+					    "names M[%u]; scratch memory has %d slots", k, BPF_MEMWORDS);
+			if (f->code == (BPF_LD | BPF_MEM))
+				s->a = s->mem[k];
+			else if (f->code == (BPF_LDX | BPF_MEM))
+				s->x = s->mem[k];
+			else
+				s->mem[k] = f->code == BPF_ST ? s->a : s->x;
 			break;
 		case BPF_MISC | BPF_TAX:
 			s->x = s->a;
