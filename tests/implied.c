@@ -8,54 +8,31 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bpf/insn.h"
 #include "engine/engine.h"
 #include "implied.h"
 
 #define SEEN_T 1u
 #define SEEN_F 2u
 
-/* Run the program on the 16 words W, marking in SEEN each outcome taken;
- * only what the compiler emits is needed, anything else ends the run. */
-static void replay(const struct sock_filter *f, size_t len, const uint32_t *w, uint8_t *seen)
+/* Run the program on the 16 words W (the emulator: the one meaning of
+ * each instruction, src/bpf/insn.h), marking in SEEN each outcome taken.
+ * PATH has room for LEN entries: jumps go forward, so no run is longer. */
+static void replay(const struct sock_filter *f, size_t len, const uint32_t *w, uint8_t *seen,
+		   size_t *path)
 {
-	uint32_t a = 0;
-	for (size_t pc = 0; pc < len;) {
-		const struct sock_filter *in = &f[pc];
-		switch (BPF_CLASS(in->code)) {
-		case BPF_LD:
-			if (in->code != (BPF_LD | BPF_W | BPF_ABS) || in->k / 4 >= NWORDS)
-				return;
-			a = w[in->k / 4];
-			pc++;
-			break;
-		case BPF_ALU:
-			if (in->code != (BPF_ALU | BPF_AND | BPF_K))
-				return;
-			a &= in->k;
-			pc++;
-			break;
-		case BPF_JMP: {
-			if (BPF_OP(in->code) == BPF_JA) {
-				pc += 1 + in->k;
-				break;
-			}
-			if (BPF_SRC(in->code) != BPF_K)
-				return;
-			bool t;
-			switch (BPF_OP(in->code)) {
-			case BPF_JEQ: t = a == in->k; break;
-			case BPF_JGT: t = a > in->k; break;
-			case BPF_JGE: t = a >= in->k; break;
-			case BPF_JSET: t = (a & in->k) != 0; break;
-			default: return;
-			}
-			seen[pc] |= t ? SEEN_T : SEEN_F;
-			pc += 1 + (t ? in->jt : in->jf);
-			break;
-		}
-		default:
-			return;
-		}
+	struct seccomp_data sd;
+	uint32_t ret;
+	size_t n = 0;
+
+	words_to_data(w, &sd);
+	if (scmpc_emulate_trace(f, len, &sd, &ret, path, len, &n) < 0)
+		return;
+	for (size_t i = 0; i + 1 < n && i + 1 < len; i++) {
+		const struct sock_filter *in = &f[path[i]];
+		if (insn_is_cond(in->code))
+			seen[path[i]] |= path[i + 1] == insn_jump_target(in, path[i], true) ? SEEN_T
+											     : SEEN_F;
 	}
 }
 
@@ -66,7 +43,8 @@ int implied_tests(const struct sock_filter *insns, size_t len, size_t max_paths,
 	struct walker W = { .progs = progs, .lens = &len, .n = 1, .mode = WALK_ONE,
 			    .max_paths = max_paths };
 	uint8_t *seen = calloc(len ? len : 1, 1);
-	int err = seen ? walk_paths(&W) : -ENOMEM;
+	size_t *path = calloc(len ? len : 1, sizeof(*path));
+	int err = seen && path ? walk_paths(&W) : -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
 	r->first = -1;
@@ -76,7 +54,7 @@ int implied_tests(const struct sock_filter *insns, size_t len, size_t max_paths,
 			if (wcon_first(&W.paths[k].w[i], 0, &w[i]) != 1)
 				err = -EINVAL;	/* a path without an input: not the engine's */
 		if (err >= 0)
-			replay(insns, len, w, seen);
+			replay(insns, len, w, seen, path);
 	}
 	r->paths = W.npaths;
 	for (size_t pc = 0; pc < len && err >= 0; pc++) {
@@ -94,5 +72,6 @@ int implied_tests(const struct sock_filter *insns, size_t len, size_t max_paths,
 	}
 	walker_fini(&W);
 	free(seen);
+	free(path);
 	return err < 0 ? err : 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * Classic BPF as seccomp runs it: the program object (prog.c), the
+ * Classic BPF as seccomp runs it: the program object (prog.c), what each
+ * instruction means (insn.h, the one definition every reader uses), the
  * kernel's acceptance rules (verify.c), the concrete interpreter
  * (emulate.c) and the kernel's action-cache emulation (cache.c).  Knows
  * seccomp_data and the opcodes, nothing of policies.

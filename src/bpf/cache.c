@@ -14,15 +14,43 @@
 #include <string.h>
 #include "arch/arch.h"
 #include "bpf/bpf.h"
+#include "bpf/insn.h"
 
 #define DEFAULT_KERNEL SCMPC_KERNEL_VERSION(6, 18, 0)
 #define DEFAULT_NR_COUNT 470	/* x86_64 and arm64 tables of Linux 6.18 */
 
+/* The instructions seccomp_is_const_allow() folds: loads of nr and arch,
+ * constant jumps, `and #k` and `ret #k`.  On anything else (a load of an
+ * argument or of the IP, which is not constant, included) it gives up.
+ * Which instructions, not what they mean: that is insn_step()'s. */
+static bool kernel_folds(const struct sock_filter *f)
+{
+	switch (f->code) {
+	case BPF_LD | BPF_W | BPF_ABS:
+		return f->k == offsetof(struct seccomp_data, nr) ||
+		       f->k == offsetof(struct seccomp_data, arch);
+	case BPF_RET | BPF_K:
+	case BPF_JMP | BPF_JA:
+	case BPF_JMP | BPF_JEQ | BPF_K:
+	case BPF_JMP | BPF_JGE | BPF_K:
+	case BPF_JMP | BPF_JGT | BPF_K:
+	case BPF_JMP | BPF_JSET | BPF_K:
+	case BPF_ALU | BPF_AND | BPF_K:
+		return true;
+	default:
+		return false;
+	}
+}
+
 SCMPC_API int scmpc_cache_const_allow(const struct sock_filter *insns, size_t len,
 				      uint32_t audit_arch, uint32_t nr, uint32_t *stop_pc)
 {
-	uint32_t a = 0;
-	size_t pc;
+	/* The kernel's emulation is the concrete one on a call whose words
+	 * past nr and arch are never read (kernel_folds() stops first). */
+	uint32_t words[INSN_NWORDS] = { [0] = nr, [1] = audit_arch };
+	struct insn_regs r = { 0 };
+	uint64_t pc = 0, next;
+	uint32_t ret;
 	int res = 0;
 
 	if (!insns || len == 0)
@@ -30,42 +58,20 @@ SCMPC_API int scmpc_cache_const_allow(const struct sock_filter *insns, size_t le
 
 	/* Jumps are taken in 64-bit arithmetic: on an unverified program a
 	 * huge offset must end the walk, not wrap around into a loop. */
-	for (pc = 0; pc < len; pc++) {
+	while (pc < len) {
 		const struct sock_filter *f = &insns[pc];
-		bool taken;
 
-		switch (f->code) {
-		case BPF_LD | BPF_W | BPF_ABS:
-			if (f->k == offsetof(struct seccomp_data, nr))
-				a = nr;
-			else if (f->k == offsetof(struct seccomp_data, arch))
-				a = audit_arch;
-			else
-				goto out;	/* arguments or IP: not constant */
-			break;
-		case BPF_RET | BPF_K:
-			res = f->k == SCMPC_ACT_ALLOW;
+		if (!kernel_folds(f))
 			goto out;
-		case BPF_JMP | BPF_JA:
-			pc += f->k;
+		switch (insn_step(&r, words, f, (size_t)pc, &next, &ret)) {
+		case INSN_NEXT:
+			pc = next;
 			break;
-		case BPF_JMP | BPF_JEQ | BPF_K:
-		case BPF_JMP | BPF_JGE | BPF_K:
-		case BPF_JMP | BPF_JGT | BPF_K:
-		case BPF_JMP | BPF_JSET | BPF_K:
-			switch (BPF_OP(f->code)) {
-			case BPF_JEQ: taken = a == f->k; break;
-			case BPF_JGE: taken = a >= f->k; break;
-			case BPF_JGT: taken = a > f->k; break;
-			default: taken = (a & f->k) != 0; break;
-			}
-			pc += taken ? f->jt : f->jf;
-			break;
-		case BPF_ALU | BPF_AND | BPF_K:
-			a &= f->k;
-			break;
+		case INSN_RET:
+			res = ret == SCMPC_ACT_ALLOW;
+			goto out;
 		default:
-			goto out;	/* the kernel gives up on everything else */
+			goto out;	/* none of the folded ones is refused */
 		}
 	}
 	/* Ran off the end (the kernel WARNs): only an unverified program can. */

@@ -12,186 +12,49 @@
 #include <string.h>
 #include "arch/arch.h"
 #include "bpf/bpf.h"
+#include "bpf/insn.h"
 
-/* What `ld len` reads: the kernel rewrites it to sizeof(struct seccomp_data). */
-#define SECCOMP_DATA_LEN ((uint32_t)sizeof(struct seccomp_data))
-
-static bool cond_taken(uint16_t code, uint32_t a, uint32_t operand)
-{
-	switch (BPF_OP(code)) {
-	case BPF_JEQ: return a == operand;
-	case BPF_JGT: return a > operand;
-	case BPF_JGE: return a >= operand;
-	default: return (a & operand) != 0;	/* BPF_JSET */
-	}
-}
-
-/* Returns false for an operation the kernel refuses to load (division by a
- * zero constant, constant shifts >= 32, opcodes outside the seccomp set). */
-static bool alu(uint16_t code, uint32_t *a, uint32_t operand)
-{
-	bool by_x = BPF_SRC(code) == BPF_X;
-
-	switch (BPF_OP(code)) {
-	case BPF_ADD: *a += operand; return true;
-	case BPF_SUB: *a -= operand; return true;
-	case BPF_MUL: *a *= operand; return true;
-	case BPF_OR: *a |= operand; return true;
-	case BPF_AND: *a &= operand; return true;
-	case BPF_XOR: *a ^= operand; return true;
-	case BPF_DIV:
-		/* `div x` by 0 never gets here: it ends the program. */
-		if (operand == 0)
-			return false;
-		*a /= operand;
-		return true;
-	case BPF_LSH:
-	case BPF_RSH:
-		if (!by_x && operand >= 32)
-			return false;
-		/* The interpreter and the JITs mask a register shift count to 5
-		 * bits for 32-bit ALU ops. */
-		operand &= 31;
-		*a = BPF_OP(code) == BPF_LSH ? *a << operand : *a >> operand;
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* The interpreter behind scmpc_emulate() and scmpc_emulate_trace(); PATH
- * (N entries, or NULL) gets the index of each instruction executed.  It is
- * inlined into both so that the verifier's hot loop pays nothing for the
- * trace it does not take. */
+/* The interpreter behind scmpc_emulate() and scmpc_emulate_trace(): the
+ * shared step (insn.h) in a loop that bounds the pc.  PATH (N entries, or
+ * NULL) gets the index of each instruction executed.  It is inlined into
+ * both so that the verifier's hot loop pays nothing for the trace it does
+ * not take. */
 static inline __attribute__((always_inline)) int
 run(const struct sock_filter *insns, size_t len, const struct seccomp_data *data, uint32_t *ret,
     size_t *count, size_t *path, size_t n_path)
 {
-	uint32_t words[sizeof(struct seccomp_data) / 4];
-	/* The kernel leaves M[] uninitialised; a verified program never reads
-	 * a slot it did not write, so the value chosen here is unobservable
-	 * for those and merely deterministic for the others. */
-	uint32_t mem[BPF_MEMWORDS] = { 0 };
-	uint32_t a = 0, x = 0;
+	uint32_t words[INSN_NWORDS];
+	/* M[] starts zeroed: unobservable for a verified program (insn.h),
+	 * merely deterministic for the others. */
+	struct insn_regs r = { 0 };
 	size_t n = 0;
 	size_t pc = 0;
 
 	if (!insns || len == 0 || !data || !ret)
 		return -EINVAL;
-	/* The kernel of the call's ABI lays seccomp_data out in that ABI's byte
-	 * order, which its AUDIT_ARCH value states: a 32-bit load of a 64-bit
-	 * field gets the high half first on a big-endian ABI. */
-	bool be = audit_big_endian(data->arch);
-	words[0] = (uint32_t)data->nr;
-	words[1] = data->arch;
-	for (unsigned i = 0; i < 7; i++) {
-		uint64_t v = i == 0 ? data->instruction_pointer : data->args[i - 1];
-		words[2 + 2 * i + (be ? 0 : 1)] = (uint32_t)(v >> 32);
-		words[2 + 2 * i + (be ? 1 : 0)] = (uint32_t)v;
-	}
+	insn_data_words(data, audit_big_endian(data->arch), words);
 
+	/* Running off the end, or jumping past it: the kernel refuses such a
+	 * program at load time. */
 	while (pc < len) {
-		const struct sock_filter *f = &insns[pc];
-		uint32_t k = f->k;
-		size_t next = pc + 1;
+		uint64_t next;
 
 		if (path && n < n_path)
 			path[n] = pc;
 		n++;
-		switch (f->code) {
-		case BPF_LD | BPF_W | BPF_ABS:
-			if (k >= sizeof(words) || k % 4 != 0)
-				return -EINVAL;
-			a = words[k / 4];
-			break;
-		case BPF_LD | BPF_W | BPF_LEN:
-			a = SECCOMP_DATA_LEN;
-			break;
-		case BPF_LDX | BPF_W | BPF_LEN:
-			x = SECCOMP_DATA_LEN;
-			break;
-		case BPF_LD | BPF_IMM:
-			a = k;
-			break;
-		case BPF_LDX | BPF_IMM:
-			x = k;
-			break;
-		case BPF_LD | BPF_MEM:
-		case BPF_LDX | BPF_MEM:
-			if (k >= BPF_MEMWORDS)
-				return -EINVAL;
-			if (BPF_CLASS(f->code) == BPF_LD)
-				a = mem[k];
-			else
-				x = mem[k];
-			break;
-		case BPF_ST:
-		case BPF_STX:
-			if (k >= BPF_MEMWORDS)
-				return -EINVAL;
-			mem[k] = f->code == BPF_ST ? a : x;
-			break;
-		case BPF_MISC | BPF_TAX:
-			x = a;
-			break;
-		case BPF_MISC | BPF_TXA:
-			a = x;
-			break;
-		case BPF_ALU | BPF_NEG:
-			a = 0U - a;
-			break;
-		case BPF_ALU | BPF_ADD | BPF_K: case BPF_ALU | BPF_ADD | BPF_X:
-		case BPF_ALU | BPF_SUB | BPF_K: case BPF_ALU | BPF_SUB | BPF_X:
-		case BPF_ALU | BPF_MUL | BPF_K: case BPF_ALU | BPF_MUL | BPF_X:
-		case BPF_ALU | BPF_DIV | BPF_K: case BPF_ALU | BPF_DIV | BPF_X:
-		case BPF_ALU | BPF_OR | BPF_K: case BPF_ALU | BPF_OR | BPF_X:
-		case BPF_ALU | BPF_AND | BPF_K: case BPF_ALU | BPF_AND | BPF_X:
-		case BPF_ALU | BPF_LSH | BPF_K: case BPF_ALU | BPF_LSH | BPF_X:
-		case BPF_ALU | BPF_RSH | BPF_K: case BPF_ALU | BPF_RSH | BPF_X:
-		case BPF_ALU | BPF_XOR | BPF_K: case BPF_ALU | BPF_XOR | BPF_X: {
-			uint32_t operand = BPF_SRC(f->code) == BPF_X ? x : k;
-			if (f->code == (BPF_ALU | BPF_DIV | BPF_X) && x == 0) {
-				/* The converter guards `div x` with an exit
-				 * that returns 0, i.e. SECCOMP_RET_KILL_THREAD. */
-				*ret = 0;
-				*count = n;
-				return 0;
-			}
-			if (!alu(f->code, &a, operand))
-				return -EINVAL;
-			break;
-		}
-		case BPF_JMP | BPF_JA:
-			/* pc < len, so len - pc - 1 cannot wrap. */
-			if (k >= len - pc - 1)
-				return -EINVAL;
-			next = pc + 1 + k;
-			break;
-		case BPF_JMP | BPF_JEQ | BPF_K: case BPF_JMP | BPF_JEQ | BPF_X:
-		case BPF_JMP | BPF_JGT | BPF_K: case BPF_JMP | BPF_JGT | BPF_X:
-		case BPF_JMP | BPF_JGE | BPF_K: case BPF_JMP | BPF_JGE | BPF_X:
-		case BPF_JMP | BPF_JSET | BPF_K: case BPF_JMP | BPF_JSET | BPF_X: {
-			uint32_t operand = BPF_SRC(f->code) == BPF_X ? x : k;
-			next = pc + 1 + (cond_taken(f->code, a, operand) ? f->jt : f->jf);
+		switch (insn_step(&r, words, &insns[pc], pc, &next, ret)) {
+		case INSN_NEXT:
 			if (next >= len)
 				return -EINVAL;
+			pc = (size_t)next;
 			break;
-		}
-		case BPF_RET | BPF_K:
-			*ret = k;
-			*count = n;
-			return 0;
-		case BPF_RET | BPF_A:
-			*ret = a;
+		case INSN_RET:
 			*count = n;
 			return 0;
 		default:
-			/* Not one of the 41 opcodes seccomp accepts. */
 			return -EINVAL;
 		}
-		pc = next;
 	}
-	/* Fell off the end: the kernel refuses such a program at load time. */
 	return -EINVAL;
 }
 

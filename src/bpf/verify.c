@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bpf/bpf.h"
+#include "bpf/insn.h"
 
 #define OP_CLASSIC 0x1U	/* in bpf_check_classic()'s table */
 #define OP_SECCOMP 0x2U	/* in seccomp_check_filter()'s list */
@@ -91,11 +92,6 @@ bool bpf_code_seccomp(uint16_t code)
 	return code < ARRAY_SIZE(opcodes) && (opcodes[code].flags & OP_SECCOMP);
 }
 
-static bool is_cond_jump(uint16_t code)
-{
-	return BPF_CLASS(code) == BPF_JMP && BPF_OP(code) != BPF_JA;
-}
-
 /* SKF_AD_OFF, as the unsigned value a u32 k is compared against. */
 #define ANC_BASE 0xfffff000U
 
@@ -116,43 +112,36 @@ static int check_classic_insn(const struct sock_filter *f, size_t pc, size_t len
 		return diag_err_insn(d, -EINVAL, (long)pc,
 				     "insn %zu: opcode 0x%02x is not a classic BPF instruction", pc,
 				     code);
+	switch (insn_k_fault(code, f->k)) {
+	case INSN_K_DIV0:
+		return diag_err_insn(d, -EINVAL, (long)pc,
+				     "insn %zu: %s divides by the constant 0", pc, name);
+	case INSN_K_SHIFT:
+		return diag_err_insn(d, -EINVAL, (long)pc,
+				     "insn %zu: %s shifts by %u; the kernel needs k < 32", pc, name,
+				     f->k);
+	case INSN_K_MEM:
+		return diag_err_insn(d, -EINVAL, (long)pc,
+				     "insn %zu: %s names M[%u]; scratch memory has %d slots", pc, name,
+				     f->k, BPF_MEMWORDS);
+	case INSN_K_OK:
+		break;
+	}
 	switch (code) {
-	case BPF_ALU | BPF_DIV | BPF_K:
-	case BPF_ALU | BPF_MOD | BPF_K:
-		if (f->k == 0)
-			return diag_err_insn(d, -EINVAL, (long)pc,
-					     "insn %zu: %s divides by the constant 0", pc, name);
-		break;
-	case BPF_ALU | BPF_LSH | BPF_K:
-	case BPF_ALU | BPF_RSH | BPF_K:
-		if (f->k >= 32)
-			return diag_err_insn(d, -EINVAL, (long)pc,
-					     "insn %zu: %s shifts by %u; the kernel needs k < 32", pc,
-					     name, f->k);
-		break;
-	case BPF_LD | BPF_MEM:
-	case BPF_LDX | BPF_MEM:
-	case BPF_ST:
-	case BPF_STX:
-		if (f->k >= BPF_MEMWORDS)
-			return diag_err_insn(d, -EINVAL, (long)pc,
-					     "insn %zu: %s names M[%u]; scratch memory has %d slots", pc,
-					     name, f->k, BPF_MEMWORDS);
-		break;
 	case BPF_JMP | BPF_JA:
-		/* Forward only and inside the program: k < len - pc - 1. */
-		if ((uint64_t)f->k >= (uint64_t)(len - pc - 1))
+		/* Forward only and inside the program. */
+		if (insn_jump_target(f, pc, true) >= len)
 			return diag_err_insn(d, -EINVAL, (long)pc,
 					     "insn %zu: jump target %llu is past the end (len %zu)", pc,
-					     (unsigned long long)pc + 1 + f->k, len);
+					     (unsigned long long)insn_jump_target(f, pc, true), len);
 		break;
 	default:
-		if (is_cond_jump(code)) {
-			if (pc + 1 + f->jt >= len)
+		if (insn_is_cond(code)) {
+			if (insn_jump_target(f, pc, true) >= len)
 				return diag_err_insn(d, -EINVAL, (long)pc,
 						     "insn %zu: jump target %zu (if true) is past the end (len %zu)",
 						     pc, pc + 1 + f->jt, len);
-			if (pc + 1 + f->jf >= len)
+			if (insn_jump_target(f, pc, false) >= len)
 				return diag_err_insn(d, -EINVAL, (long)pc,
 						     "insn %zu: jump target %zu (if false) is past the end (len %zu)",
 						     pc, pc + 1 + f->jf, len);
@@ -204,7 +193,7 @@ static long scratch_check(const struct sock_filter *insns, size_t len, bool ret_
 			}
 			break;
 		case BPF_JMP | BPF_JA:
-			incoming[pc + 1 + f->k] &= valid;
+			incoming[insn_jump_target(f, pc, true)] &= valid;
 			valid = all;
 			break;
 		case BPF_RET | BPF_K:
@@ -213,9 +202,9 @@ static long scratch_check(const struct sock_filter *insns, size_t len, bool ret_
 				valid = all;
 			break;
 		default:
-			if (is_cond_jump(f->code)) {
-				incoming[pc + 1 + f->jt] &= valid;
-				incoming[pc + 1 + f->jf] &= valid;
+			if (insn_is_cond(f->code)) {
+				incoming[insn_jump_target(f, pc, true)] &= valid;
+				incoming[insn_jump_target(f, pc, false)] &= valid;
 				valid = all;
 			}
 			break;
@@ -235,13 +224,14 @@ static int check_seccomp_insn(const struct sock_filter *f, size_t pc, scmpc_diag
 		char k[16];
 		/* hex for the ancillary range, where offsets are 0xfffff0xx */
 		snprintf(k, sizeof(k), f->k < 0x1000 ? "%u" : "0x%x", f->k);
-		if (f->k >= sizeof(struct seccomp_data))
+		if (insn_load_word(f->k) >= 0)
+			return 0;
+		if (f->k >= INSN_DATA_LEN)
 			return diag_err_insn(d, -EINVAL, (long)pc,
 					     "insn %zu: ld [%s] is outside struct seccomp_data (%zu bytes)",
 					     pc, k, sizeof(struct seccomp_data));
-		if (f->k % 4 != 0)
-			return diag_err_insn(d, -EINVAL, (long)pc,
-					     "insn %zu: ld [%u] is not 4-byte aligned", pc, f->k);
+		return diag_err_insn(d, -EINVAL, (long)pc,
+				     "insn %zu: ld [%u] is not 4-byte aligned", pc, f->k);
 	}
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bpf/insn.h"
 #include "compiler/dag.h"
 
 void dag_init(struct dag *g)
@@ -245,16 +246,13 @@ uint32_t dag_jmp(struct dag *g, uint8_t op, uint32_t k, uint32_t t, uint32_t f)
 		return t;
 	/* Canonical forms let equal tests share a node: A > k is A >= k+1,
 	 * and tests with a constant outcome are no tests at all. */
+	int fixed = insn_jump_fixed(op, k);
+	if (fixed >= 0)
+		return fixed ? t : f;
 	if (op == BPF_JGT) {
-		if (k == UINT32_MAX)
-			return f;
 		op = BPF_JGE;
 		k++;
 	}
-	if (op == BPF_JGE && k == 0)
-		return t;
-	if (op == BPF_JSET && k == 0)
-		return f;
 	uint16_t ct = cost_after(g, t), cf = cost_after(g, f);
 	return intern(g, (struct node){ .kind = N_JMP, .op = op, .k = k, .a = t, .b = f,
 					.cost = ct > cf ? ct : cf });

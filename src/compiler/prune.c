@@ -22,6 +22,7 @@
 #include <linux/filter.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bpf/insn.h"
 #include "compiler/prune.h"
 #include "engine/engine.h"
 
@@ -189,18 +190,15 @@ static bool sides(uint8_t op, uint32_t k, uint32_t am, struct piece *t, struct p
 	case BPF_JGT:
 		if (am != 0xffffffffU)
 			return false;
-		if (op == BPF_JGT && k == 0xffffffffU) {
-			*t = (struct piece){ P_RANGE, 1, 0 };
-			*f = (struct piece){ P_ALL, 0, 0 };
+		if (insn_jump_fixed(op, k) >= 0) {
+			/* one side has every value, the other none */
+			struct piece all = { P_ALL, 0, 0 }, none = { P_RANGE, 1, 0 };
+			*t = insn_jump_fixed(op, k) ? all : none;
+			*f = insn_jump_fixed(op, k) ? none : all;
 			return true;
 		}
 		if (op == BPF_JGT)
 			k++;
-		if (k == 0) {
-			*t = (struct piece){ P_ALL, 0, 0 };
-			*f = (struct piece){ P_RANGE, 1, 0 };
-			return true;
-		}
 		*t = (struct piece){ P_RANGE, k, 0xffffffffU };
 		*f = (struct piece){ P_RANGE, 0, k - 1 };
 		return true;

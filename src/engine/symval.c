@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bpf/insn.h"
 #include "engine/sym.h"
 
 /* ------------------------------------------------------- symbolic values */
@@ -80,24 +81,6 @@ void sym_resolve(struct sym *s, const struct wcon *w)
 		*s = sym_const(bits_eval(s, c->v));	/* every bit it reads is fixed */
 }
 
-/* The kernel's result of ALU operation OP on constants A and K (a shift by K mod 32). */
-static uint32_t alu_const(uint16_t op, uint32_t a, uint32_t k)
-{
-	switch (op) {
-	case BPF_ADD: return a + k;
-	case BPF_SUB: return a - k;
-	case BPF_MUL: return a * k;
-	case BPF_DIV: return k ? a / k : 0;	/* the caller ends the path on 0 */
-	case BPF_OR: return a | k;
-	case BPF_AND: return a & k;
-	case BPF_XOR: return a ^ k;
-	case BPF_LSH: return a << (k & 31);
-	case BPF_RSH: return a >> (k & 31);
-	case BPF_NEG: return 0U - a;
-	default: return a;
-	}
-}
-
 /* Apply A = A OP K to S.  ALU_PIN: the result is no function the jumps
  * can read as sets of the word; the caller follows the word's values one
  * by one, or makes it opaque. */
@@ -106,7 +89,7 @@ int sym_alu(struct sym *s, uint16_t op, uint32_t k)
 	unsigned t;
 	switch (s->kind) {
 	case S_CONST:
-		s->c = alu_const(op, s->c, k);
+		s->c = insn_alu(op, s->c, k);	/* the caller ends the path on div x by 0 */
 		return ALU_OK;
 	case S_OPAQUE:
 		return ALU_OK;
@@ -135,7 +118,7 @@ int sym_alu(struct sym *s, uint16_t op, uint32_t k)
 		break;
 	case BPF_LSH:
 	case BPF_RSH:
-		bits_shift(s, k & 31, op == BPF_LSH);
+		bits_shift(s, insn_shift_count(k), op == BPF_LSH);
 		return ALU_OK;
 	case BPF_MUL:
 		if (!k) {

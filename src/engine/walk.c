@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arch/arch.h"
+#include "bpf/insn.h"
 #include "engine/sym.h"
 
 /* ---------------------------------------------------------------- walk */
@@ -247,9 +248,7 @@ static int jump(struct walker *L, struct state *s, const struct sock_filter *f, 
 	if (rhs.kind == S_OPAQUE)
 		return refuse_opaque(L, s, &rhs, "compares");
 	if (lhs.kind == S_CONST && rhs.kind == S_CONST) {
-		bool taken = op == BPF_JEQ ? lhs.c == rhs.c : op == BPF_JGT ? lhs.c > rhs.c
-			   : op == BPF_JGE ? lhs.c >= rhs.c : (lhs.c & rhs.c) != 0;
-		s->pc = taken ? tgt_t : tgt_f;
+		s->pc = insn_jump_taken(op, lhs.c, rhs.c) ? tgt_t : tgt_f;
 		*cont = true;
 		return 0;
 	}
@@ -311,14 +310,19 @@ static int walk(struct walker *L, struct state *s)
 		const struct sock_filter *f = &prog[s->pc];
 		uint32_t k = f->k;
 		switch (f->code) {
-		case BPF_LD | BPF_W | BPF_ABS:
-			s->a = sym_word((uint8_t)(k / 4));
+		case BPF_LD | BPF_W | BPF_ABS: {
+			int word = insn_load_word(k);
+			if (word < 0)
+				return walk_err(L, -EINVAL, s->prog, s->pc,
+					    "ld [%u] names no word of seccomp_data", k);
+			s->a = sym_word((uint8_t)word);
 			break;
+		}
 		case BPF_LD | BPF_W | BPF_LEN:
-			s->a = sym_const((uint32_t)sizeof(struct seccomp_data));
+			s->a = sym_const(INSN_DATA_LEN);
 			break;
 		case BPF_LDX | BPF_W | BPF_LEN:
-			s->x = sym_const((uint32_t)sizeof(struct seccomp_data));
+			s->x = sym_const(INSN_DATA_LEN);
 			break;
 		case BPF_LD | BPF_IMM:
 			s->a = sym_const(k);
@@ -327,16 +331,18 @@ static int walk(struct walker *L, struct state *s)
 			s->x = sym_const(k);
 			break;
 		case BPF_LD | BPF_MEM:
-			s->a = s->mem[k % BPF_MEMWORDS];
-			break;
 		case BPF_LDX | BPF_MEM:
-			s->x = s->mem[k % BPF_MEMWORDS];
-			break;
 		case BPF_ST:
-			s->mem[k % BPF_MEMWORDS] = s->a;
-			break;
 		case BPF_STX:
-			s->mem[k % BPF_MEMWORDS] = s->x;
+			if (insn_k_fault(f->code, k) != INSN_K_OK)
+				return walk_err(L, -EINVAL, s->prog, s->pc,
+					    "names M[%u]; scratch memory has %d slots", k, BPF_MEMWORDS);
+			if (f->code == (BPF_LD | BPF_MEM))
+				s->a = s->mem[k];
+			else if (f->code == (BPF_LDX | BPF_MEM))
+				s->x = s->mem[k];
+			else
+				s->mem[k] = f->code == BPF_ST ? s->a : s->x;
 			break;
 		case BPF_MISC | BPF_TAX:
 			s->x = s->a;
@@ -420,7 +426,8 @@ static int walk(struct walker *L, struct state *s)
 							     .prog = s->prog };
 					break;
 				}
-				if (op == BPF_DIV && BPF_SRC(f->code) == BPF_X && operand.c == 0) {
+				enum insn_alu_run run = insn_alu_check(f->code, operand.c);
+				if (run == INSN_ALU_KILL) {
 					/* `div x` by 0 returns 0 from the filter, as the
 					 * kernel's converted program does. */
 					bool more;
@@ -429,11 +436,12 @@ static int walk(struct walker *L, struct state *s)
 						return err;
 					continue;
 				}
-				uint32_t kk = operand.c;
-				if (BPF_SRC(f->code) == BPF_X && (op == BPF_LSH || op == BPF_RSH))
-					kk &= 31;	/* as the interpreter masks it */
+				if (run == INSN_ALU_BAD)
+					return walk_err(L, -EINVAL, s->prog, s->pc,
+						    "opcode 0x%02x with k = %u is not one seccomp "
+						    "accepts", f->code, k);
 				struct sym before = s->a;
-				if (sym_alu(&s->a, op, kk) == ALU_PIN) {
+				if (sym_alu(&s->a, op, operand.c) == ALU_PIN) {
 					s->a = before;
 					int r = pin_word(L, s, before.word);
 					if (r != 0)
@@ -488,17 +496,6 @@ void walker_fini(struct walker *L)
 void words_to_data(const uint32_t w[NWORDS], struct seccomp_data *sd)
 {
 	/* As the kernel of the call's ABI lays seccomp_data out (and
-	 * scmpc_emulate() reads it): a 64-bit field's high half first on a
-	 * big-endian ABI. */
-	bool be = audit_big_endian(w[W_ARCH]);
-	memset(sd, 0, sizeof(*sd));
-	sd->nr = (int)w[W_NR];
-	sd->arch = w[W_ARCH];
-	for (unsigned i = 0; i < 7; i++) {
-		uint64_t hi = w[W_IP + 2 * i + (be ? 0 : 1)], lo = w[W_IP + 2 * i + (be ? 1 : 0)];
-		if (i == 0)
-			sd->instruction_pointer = hi << 32 | lo;
-		else
-			sd->args[i - 1] = hi << 32 | lo;
-	}
+	 * scmpc_emulate() reads it). */
+	insn_words_data(w, audit_big_endian(w[W_ARCH]), sd);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "check/check.h"
 #include "bpf/bpf.h"
+#include "bpf/insn.h"
 
 #define COMMENT_COLUMN 36	/* disassembly width before a "# ..." note */
 
@@ -128,15 +129,15 @@ static void flow_compute(const struct sock_filter *insns, size_t len, struct flo
 		if (cls == BPF_RET)
 			continue;
 		if (f->code == (BPF_JMP | BPF_JA)) {
-			flow_to(fl, len, (uint64_t)pc + 1 + f->k, &s);
+			flow_to(fl, len, insn_jump_target(f, pc, true), &s);
 		} else if (cls == BPF_JMP) {
 			struct flow t = s;
 			if (s.a == A_ARCH && f->code == (BPF_JMP | BPF_JEQ | BPF_K)) {
 				t.arch_known = true;
 				t.arch = f->k;
 			}
-			flow_to(fl, len, pc + 1 + f->jt, &t);
-			flow_to(fl, len, pc + 1 + f->jf, &s);
+			flow_to(fl, len, insn_jump_target(f, pc, true), &t);
+			flow_to(fl, len, insn_jump_target(f, pc, false), &s);
 		} else {
 			flow_to(fl, len, pc + 1, &s);
 		}

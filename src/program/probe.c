@@ -16,6 +16,7 @@
 #include <string.h>
 #include "check/check.h"
 #include "bpf/bpf.h"
+#include "bpf/insn.h"
 
 /* The numbers of an ABI probed at the least, as scmpc_stats() does. */
 #define PROBE_NRS 1024U
@@ -142,9 +143,8 @@ static int *a_words(const struct sock_filter *f, size_t len)
 			continue;
 		switch (BPF_CLASS(code)) {
 		case BPF_LD:
-			s = BPF_MODE(code) == BPF_ABS && in->k < sizeof(struct seccomp_data) &&
-					in->k % 4 == 0
-				? (int)(in->k / 4) : WORD_OTHER;
+			s = BPF_MODE(code) == BPF_ABS && insn_load_word(in->k) >= 0
+				? insn_load_word(in->k) : WORD_OTHER;
 			break;
 		case BPF_ALU:
 			if (!(BPF_OP(code) == BPF_AND && BPF_SRC(code) == BPF_K))
@@ -160,12 +160,12 @@ static int *a_words(const struct sock_filter *f, size_t len)
 			break;
 		}
 		if (BPF_CLASS(code) == BPF_JMP) {
-			size_t t = BPF_OP(code) == BPF_JA ? pc + 1 + in->k : pc + 1 + in->jt;
-			size_t e = pc + 1 + in->jf;
+			uint64_t t = insn_jump_target(in, pc, true);
+			uint64_t e = insn_jump_target(in, pc, false);
 
 			if (t < len)
 				word_merge(&w[t], s);
-			if (BPF_OP(code) != BPF_JA && e < len)
+			if (insn_is_cond(code) && e < len)
 				word_merge(&w[e], s);
 		} else if (pc + 1 < len) {
 			word_merge(&w[pc + 1], s);
@@ -353,14 +353,14 @@ static int masked_from(const struct sock_filter *f, size_t len, size_t start, un
 		if (BPF_CLASS(in->code) != BPF_JMP) {
 			if (pc + 1 < len)
 				reach[pc + 1] = true;
-		} else if (BPF_OP(in->code) == BPF_JA) {
-			if (pc + 1 + in->k < len)
-				reach[pc + 1 + in->k] = true;
 		} else {
-			if (pc + 1 + in->jt < len)
-				reach[pc + 1 + in->jt] = true;
-			if (pc + 1 + in->jf < len)
-				reach[pc + 1 + in->jf] = true;
+			uint64_t t = insn_jump_target(in, pc, true);
+			uint64_t e = insn_jump_target(in, pc, false);
+
+			if (t < len)
+				reach[t] = true;
+			if (insn_is_cond(in->code) && e < len)
+				reach[e] = true;
 		}
 	}
 	free(reach);
