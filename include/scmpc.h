@@ -2212,6 +2212,57 @@ SCMPC_API int scmpc_recording_profile(const scmpc_recording *rec,
 				      const struct scmpc_profile_opts *o, char **out,
 				      size_t *len, size_t *nconds, scmpc_diag *d);
 
+/* What scmpc_recording_merge_profile() did; growable (set sz). */
+struct scmpc_profile_merge_info {
+	size_t sz;		/* sizeof(struct scmpc_profile_merge_info) */
+	size_t allowed;		/* distinct recorded calls the base let run already */
+	size_t added;		/* distinct recorded calls it did not */
+	size_t rules;		/* entries added to the base's "syscalls" */
+	size_t nconds;		/* argument conditions in them */
+	size_t stricter;	/* regions of calls the base stops that the result
+				   stops more strictly (a runtime's ENOSYS stub moved) */
+};
+
+/**
+ * scmpc_recording_merge_profile() - a base profile widened to a recording
+ * @rec:	the recorded calls
+ * @base:	the base profile's JSON text (@base_len bytes)
+ * @base_len:	its length
+ * @jo:		how the base is read (runtime, flags, target ABI), as
+ *		scmpc_policy_from_json() takes it; NULL for its defaults
+ * @o:		which rules are written, as for scmpc_recording_profile();
+ *		default_action must be 0 (the base's is kept)
+ * @out:	the result's JSON text, malloc'ed
+ * @len:	its length
+ * @info:	what was added (NULL: not asked)
+ * @d:		why not, and warnings
+ *
+ * The result is BASE's text, its default action, architectures and rules
+ * untouched, with entries appended to its top-level "syscalls" (one made
+ * when there is none) that allow the recorded calls BASE's own compiled
+ * program does not let run (neither ALLOW nor LOG), written as
+ * scmpc_recording_profile() writes them; when BASE lets every call run,
+ * the result is BASE byte for byte.  The result is then read as BASE is
+ * and proven: it lets every recorded call with a name run, and BASE
+ * decides every call at least as restrictively as it does (by
+ * scmpc_subset() over every input, ERRNO data aside: the runtime's ENOSYS
+ * stub may cover more numbers), so it allows the union of what BASE
+ * allows and the recording.  Calls BASE stops by a rule of its own that
+ * an added ALLOW cannot override in @jo's reading, or on an ABI BASE does
+ * not list, are refused with -EPERM naming the call, as is a result that
+ * stops a call BASE lets run.  -EINVAL for a malformed argument or a base
+ * without a top-level defaultAction (an OCI config.json); errors of
+ * reading or compiling the base as scmpc_policy_from_json() and
+ * scmpc_compile() give them.
+ *
+ * Return: 0, or a negative errno with @d saying why.
+ */
+SCMPC_API int scmpc_recording_merge_profile(const scmpc_recording *rec, const char *base,
+					    size_t base_len, const struct scmpc_json_opts *jo,
+					    const struct scmpc_profile_opts *o, char **out,
+					    size_t *len, struct scmpc_profile_merge_info *info,
+					    scmpc_diag *d);
+
 /* ------------------------------------------------------- explain and lint */
 
 /*

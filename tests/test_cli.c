@@ -1197,6 +1197,81 @@ static void test_record_programs(void **state)
 	}
 }
 
+/* record --merge BASE: a base that lacks a call of the workload widened to
+ * the recording.  The result lets every recorded call run (--check), allows
+ * everything the base allows and strictly more (subset one way and not the
+ * other, proven by the exact engine), and runs the workload; merged again
+ * into itself it is written back byte for byte, nothing added. */
+static void test_record_merge(void **state)
+{
+	(void)state;
+	if (!unfiltered() || access("/proc/self/fd", R_OK)) {
+		print_message("skipped: the recorder needs a process outside any filter\n");
+		skip();
+	}
+	struct result r = RUN("record", "-q", "-o", tmp("ls-full.json"), "--", "ls", "-la", "/usr");
+	expect(&r, 0, "recorded ", NULL);
+	result_free(&r);
+	char *text = NULL;
+	size_t len = 0;
+	assert_int_equal(testutil_load_file(tmp("ls-full.json"), &text, &len), 0);
+	assert_non_null(strstr(text, "\"getdents64\""));
+	drop_name(text, "getdents64");
+	write_text(tmp("ls-base.json"), text);
+	free(text);
+
+	r = RUN("record", "-q", "--args", "auto", "--merge", tmp("ls-base.json"), "-o",
+		tmp("ls-merged.json"), "--save", tmp("ls.rec"), "--", "ls", "-la", "/usr");
+	expect(&r, 0, "recorded ", NULL);
+	assert_non_null(strstr(r.out, "merged into "));
+	result_free(&r);
+	/* the base alone stops the recording at getdents64; the union does not */
+	r = RUN("record", "--check", tmp("ls.rec"), tmp("ls-base.json"));
+	expect(&r, 1, "getdents64", NULL);
+	result_free(&r);
+	r = RUN("record", "--check", tmp("ls.rec"), tmp("ls-merged.json"));
+	expect(&r, 0, NULL, "the profile runs the recording");
+	result_free(&r);
+	/* the base is at least as restrictive as the union, not the reverse */
+	r = RUN("subset", tmp("ls-merged.json"), tmp("ls-base.json"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("subset", tmp("ls-base.json"), tmp("ls-merged.json"), "-q");
+	expect(&r, 1, "getdents64", NULL);
+	result_free(&r);
+	/* the base's text is kept: its first entry ends the same way */
+	char *base = NULL, *merged = NULL;
+	size_t blen = 0, mlen = 0;
+	assert_int_equal(testutil_load_file(tmp("ls-base.json"), &base, &blen), 0);
+	assert_int_equal(testutil_load_file(tmp("ls-merged.json"), &merged, &mlen), 0);
+	char *cut = strstr(base, "\"action\"");
+	assert_non_null(cut);
+	assert_memory_equal(base, merged, (size_t)(cut - base));
+	free(base);
+	/* the union runs ls */
+	r = RUN_ANY("exec", "-q", tmp("ls-merged.json"), "--", "ls", "-la", "/usr");
+	expect(&r, 0, "bin", NULL);
+	result_free(&r);
+	/* what allows the recording already comes back unchanged */
+	r = RUN("record", "-q", "--merge", tmp("ls-merged.json"), "-o", tmp("ls-again.json"),
+		"--from", tmp("ls.rec"));
+	expect(&r, 0, NULL, NULL);
+	assert_non_null(strstr(r.out, "0 added in 0 rules"));
+	result_free(&r);
+	char *again = NULL;
+	size_t alen = 0;
+	assert_int_equal(testutil_load_file(tmp("ls-again.json"), &again, &alen), 0);
+	assert_int_equal(alen, mlen);
+	assert_memory_equal(again, merged, mlen);
+	free(again);
+	free(merged);
+	/* --default would replace the base's: refused */
+	r = RUN("record", "--merge", tmp("ls-base.json"), "--default", "KILL_PROCESS", "--from",
+		tmp("ls.rec"));
+	expect(&r, 2, NULL, "default action");
+	result_free(&r);
+}
+
 static void test_examples(void **state)
 {
 	(void)state;
@@ -3660,6 +3735,7 @@ int main(void)
 		cmocka_unit_test(test_canary),
 		cmocka_unit_test(test_profile_tests),
 		cmocka_unit_test(test_record_programs),
+		cmocka_unit_test(test_record_merge),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_exec_runs_command),
 		cmocka_unit_test(test_exec_denies),

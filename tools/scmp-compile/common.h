@@ -120,6 +120,7 @@ struct cli {
 	uint32_t default_action;	/* --default; 0: ERRNO(EPERM) */
 	const char *from, *check, *save;	/* --from, --check, --save */
 	bool tail, overhead;		/* --tail, --overhead */
+	const char *merge;		/* record --merge BASE */
 	bool runtime_exec;		/* record --runtime exec: scmp-compile exec's tail */
 	const char *audit;		/* explain --audit: a SECCOMP audit record */
 	bool dot;			/* inspect, dump --dot */

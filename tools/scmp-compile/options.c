@@ -36,6 +36,7 @@ enum {
 	OPT_TAIL,
 	OPT_SAVE,
 	OPT_OVERHEAD,
+	OPT_MERGE,
 	OPT_AUDIT,
 	OPT_DOT,
 };
@@ -73,6 +74,7 @@ static const struct option long_opts[] = {
 	{ "tail", no_argument, NULL, OPT_TAIL },
 	{ "save", required_argument, NULL, OPT_SAVE },
 	{ "overhead", no_argument, NULL, OPT_OVERHEAD },
+	{ "merge", required_argument, NULL, OPT_MERGE },
 	{ "audit", required_argument, NULL, OPT_AUDIT },
 	{ "dot", no_argument, NULL, OPT_DOT },
 	{ NULL, 0, NULL, 0 },
@@ -452,7 +454,9 @@ static const struct {
 	  "      --tail          keep only what each process does after installing a\n"
 	  "                      filter of its own and before it execs (a runtime's tail)\n"
 	  "      --overhead      run the command once more without the recorder and\n"
-	  "                      say what recording cost\n" },
+	  "                      say what recording cost\n"
+	  "      --merge BASE    write BASE with rules added for the calls it does not\n"
+	  "                      allow: the union, read as --runtime reads BASE\n" },
 	{ F_QUIET, NULL,
 	  "  -q, --quiet         do not print warnings\n" },
 };
@@ -518,6 +522,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_TAIL, F_RECORD, "--tail" },
 		{ OPT_SAVE, F_RECORD, "--save" },
 		{ OPT_OVERHEAD, F_RECORD, "--overhead" },
+		{ OPT_MERGE, F_RECORD, "--merge" },
 		{ OPT_AUDIT, F_AUDIT, "--audit" },
 		{ OPT_DOT, F_DOT, "--dot" },
 	};
@@ -683,6 +688,9 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case OPT_OVERHEAD:
 			c->overhead = true;
+			break;
+		case OPT_MERGE:
+			c->merge = optarg;
 			break;
 		case OPT_AUDIT:
 			c->audit = optarg;

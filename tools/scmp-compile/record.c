@@ -238,6 +238,28 @@ static double plain_run(char *const argv[])
 	return now_s() - t0;
 }
 
+/* --merge BASE: the union of BASE and REC, BASE read as the command
+ * line reads a profile (--runtime, --restrictive, ...).  -EIO when BASE
+ * could not be read (said here); else the library's answer. */
+static int merge_profile(const struct cli *c, const scmpc_recording *rec,
+			 const struct scmpc_profile_opts *po, char **json, size_t *jlen,
+			 struct scmpc_profile_merge_info *mi, scmpc_diag *d)
+{
+	char *base = NULL;
+	size_t blen;
+	if (read_input(c->merge, &base, &blen))
+		return -EIO;
+	struct scmpc_json_opts jo = { .sz = sizeof(jo), .flavor = SCMPC_JSON_AUTO,
+				      .flags = c->json_flags, .runtime = c->runtime,
+				      .bad_arch_action = c->bad_arch, .arch = native_arch(),
+				      .caps = (const char *const *)c->caps,
+				      .kernel_major = c->kernel_major,
+				      .kernel_minor = c->kernel_minor };
+	int rc = scmpc_recording_merge_profile(rec, base, blen, &jo, po, json, jlen, mi, d);
+	free(base);
+	return rc;
+}
+
 static int run_record(struct cli *c)
 {
 	if (c->check)
@@ -251,6 +273,10 @@ static int run_record(struct cli *c)
 
 	if (!rec || !d) {
 		errorf("%s", strerror(ENOMEM));
+		goto out;
+	}
+	if (c->merge && c->default_action) {
+		status = usage_error("record --merge BASE keeps BASE's default action: no --default");
 		goto out;
 	}
 	if (c->from) {
@@ -297,11 +323,17 @@ static int run_record(struct cli *c)
 		goto out;
 	struct scmpc_profile_opts po = { .sz = sizeof(po), .default_action = c->default_action,
 					 .flags = c->args_auto ? SCMPC_PROFILE_ARGS : 0 };
-	int rc = scmpc_recording_profile(rec, &po, &json, &jlen, &nconds, d);
+	struct scmpc_profile_merge_info mi = { .sz = sizeof(mi) };
+	int rc = c->merge ? merge_profile(c, rec, &po, &json, &jlen, &mi, d)
+			  : scmpc_recording_profile(rec, &po, &json, &jlen, &nconds, d);
+	if (rc == -EIO)
+		goto out;	/* BASE could not be read: said */
 	if (rc < 0) {
-		report_diag("record", d, rc);
+		report_diag(c->merge ? display_name(c->merge) : "record", d, rc);
 		goto out;
 	}
+	if (c->merge)
+		nconds = mi.nconds;
 	report_warnings("record", d, c->quiet);
 	if (write_output(c->output, json, jlen))
 		goto out;
@@ -319,6 +351,9 @@ static int run_record(struct cli *c)
 		}
 		fprintf(fo, "; it %s\n", WIFEXITED(info.status) ? "exited" : "was killed by a signal");
 	}
+	if (c->merge)
+		fprintf(fo, "merged into %s: %zu distinct calls it allowed already, %zu added in "
+			"%zu rules\n", display_name(c->merge), mi.allowed, mi.added, mi.rules);
 	status = EXIT_OK;
 out:
 	free(text);
@@ -331,7 +366,8 @@ out:
 const struct command record_command = {
 	"record", run_record, F_OUTPUT | F_RUNTIME | F_RECORD | F_QUIET | F_POLICY,
 	"Usage: " PROG_NAME " record [-o PROFILE.json] [--runtime RT] [--args auto|none]\n"
-	"                           [--default ACT] [--save FILE] [--tail] [--overhead]\n"
+	"                           [--default ACT|--merge BASE] [--save FILE] [--tail]\n"
+	"                           [--overhead]\n"
 	"                           -- CMD [ARG...]\n"
 	"       " PROG_NAME " record --from TRACE [-o PROFILE.json] [--args auto|none] ...\n"
 	"       " PROG_NAME " record --check RECORDING PROFILE\n",
@@ -342,7 +378,9 @@ const struct command record_command = {
 	"makes between installing the filter and exec'ing the command are added, so\n"
 	"the profile starts under it.  --from reads calls from an strace -f trace\n"
 	"(raw arguments: -e raw=all) or a --save file instead.  --check says whether\n"
-	"PROFILE allows every call of a recording, naming the first it does not.\n",
+	"PROFILE allows every call of a recording, naming the first it does not.\n"
+	"--merge BASE writes BASE with rules added for the recorded calls it does\n"
+	"not allow, proven to allow them and everything BASE allows.\n",
 	"Exit status: 0 success, 1 the command could not be recorded or a call is\n"
 	"not allowed (--check), 2 usage error.\n",
 };
