@@ -2212,6 +2212,20 @@ SCMPC_API int scmpc_recording_profile(const scmpc_recording *rec,
 				      const struct scmpc_profile_opts *o, char **out,
 				      size_t *len, size_t *nconds, scmpc_diag *d);
 
+/**
+ * scmpc_profile_cond_args() - the arguments SCMPC_PROFILE_ARGS conditions
+ * @a:		the ABI
+ * @nr:		the call's number on it
+ *
+ * So that a reader of traces knows which arguments must be read exactly
+ * (an argument it could not read would make a wrong condition) and which
+ * a profile never looks at.
+ *
+ * Return: bit I set when argument I of the call may get a condition; 0
+ * for a call without such arguments or a number @a does not name.
+ */
+SCMPC_API unsigned scmpc_profile_cond_args(enum scmpc_arch a, uint32_t nr);
+
 /* What scmpc_recording_merge_profile() did; growable (set sz). */
 struct scmpc_profile_merge_info {
 	size_t sz;		/* sizeof(struct scmpc_profile_merge_info) */

@@ -1272,6 +1272,70 @@ static void test_record_merge(void **state)
 	result_free(&r);
 }
 
+/* record --from reads perf trace's lines (tests/data/traces/: captured
+ * with perf 6.1): each argument placed by its name, those perf leaves out
+ * (its zeros) zero, perf's constants without their prefix read back
+ * (CWD, RDONLY|CLOEXEC, NETLINK, WAKE|PRIVATE_FLAG, EX|NB, level TCP), a
+ * descriptor's "<path>" and a pid's "(comm)" dropped, "[continued]" lines
+ * not counted twice.  The expected values are the kernel headers'. */
+static void test_record_perf_trace(void **state)
+{
+	(void)state;
+	const char *data = getenv("SCMPC_TESTDATA");
+	char trace[4096];
+	if (!data)
+		skip();
+	snprintf(trace, sizeof(trace), "%s/traces/perf-trace-probe.txt", data);
+	struct result r = RUN("record", "--from", trace, "--args", "auto", "-o",
+			      tmp("perf.json"), "--save", tmp("perf.rec"));
+	/* 113 call lines: 120 lines less 5 comments and 3 continuations,
+	 * plus one hand-written */
+	expect(&r, 0, "recorded 113 calls by a trace file", NULL);
+	assert_null(strstr(r.err, "warning"));
+	result_free(&r);
+	char *rec = NULL, *json = NULL;
+	size_t len = 0;
+	assert_int_equal(testutil_load_file(tmp("perf.rec"), &rec, &len), 0);
+	/* AUDIT_ARCH_X86_64, number, six arguments, count; all hex */
+	static const char *const lines[] = {
+		/* mmap(len: 8192, prot: READ|WRITE, flags: PRIVATE|ANONYMOUS):
+		 * addr, fd and offset left out */
+		"c000003e 9 0 2000 3 22 0 0 ",
+		/* openat(dfd: CWD, filename: 0x..., flags: RDONLY|CLOEXEC) */
+		"c000003e 101 ffffffffffffff9c ",
+		/* socket(family: NETLINK, type: RAW|CLOEXEC, protocol: 9) */
+		"c000003e 29 10 80003 9 0 0 0 1",
+		/* Web (Content)/4242 socket(family: INET6,
+		 * type: DGRAM|NONBLOCK|CLOEXEC, protocol: UDP) */
+		"c000003e 29 a 80802 11 0 0 0 1",
+		/* fcntl(fd: 7<socket:[...]>, cmd: SETFL, arg: RDONLY|NONBLOCK) */
+		"c000003e 48 7 4 800 0 0 0 1",
+		/* futex(uaddr: 0xa5b8f8, op: WAKE|PRIVATE_FLAG, val: 1), twice */
+		"c000003e ca a5b8f8 81 1 0 0 0 2",
+		/* prctl(option: SET_NO_NEW_PRIVS, arg2: 1) */
+		"c000003e 9d 26 1 0 0 0 0 1",
+		/* flock(fd: 7<socket:[...]>, cmd: EX|NB) */
+		"c000003e 49 7 6 0 0 0 0 1",
+		/* setsockopt(fd: 4<socket:[...]>, level: TCP, optname: 1, ...) */
+		"c000003e 36 4 6 1 7ffe8127c9bc 4 0 1",
+		/* kill(pid: 3822 (probe)): the signal 0 left out */
+		"c000003e 3e eee 0 0 0 0 0 1",
+		/* personality(personality: -1) */
+		"c000003e 87 ffffffffffffffff 0 0 0 0 0 1",
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (!strstr(rec, lines[i]))
+			fail_msg("no \"%s\" in the recording:\n%s", lines[i], rec);
+	free(rec);
+	/* --args auto conditions what perf named */
+	assert_int_equal(testutil_load_file(tmp("perf.json"), &json, &len), 0);
+	assert_non_null(strstr(json, "\"names\": [\"futex\"],\n\t\t\t\"action\": \"SCMP_ACT_ALLOW\","
+				     "\n\t\t\t\"args\": [\n\t\t\t\t{\"index\": 1, \"value\": 4294967295, "
+				     "\"valueTwo\": 137,"));
+	assert_non_null(strstr(json, "{\"index\": 1, \"value\": 4294967295, \"valueTwo\": 21505, "));
+	free(json);
+}
+
 static void test_examples(void **state)
 {
 	(void)state;
@@ -3736,6 +3800,7 @@ int main(void)
 		cmocka_unit_test(test_profile_tests),
 		cmocka_unit_test(test_record_programs),
 		cmocka_unit_test(test_record_merge),
+		cmocka_unit_test(test_record_perf_trace),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_exec_runs_command),
 		cmocka_unit_test(test_exec_denies),

@@ -596,3 +596,11 @@ out:
 	scmpc_diag_free(scratch);
 	return err;
 }
+
+SCMPC_API unsigned scmpc_profile_cond_args(enum scmpc_arch a, uint32_t nr)
+{
+	const struct arch_info *ai = arch_info(a);
+	const char *name = ai ? arch_syscall_name(ai, nr) : NULL;
+	const struct cond_arg *ca = name ? cond_arg_of(name) : NULL;
+	return ca ? ca->args : 0;
+}

@@ -9,12 +9,14 @@
  * personality and the common ioctl requests.
  */
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
@@ -22,6 +24,9 @@
 #include <sys/socket.h>
 #include <termios.h>
 #include <netinet/in.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <asm/prctl.h>
+#endif
 
 #include "common.h"
 
@@ -66,6 +71,21 @@ static const struct {
 	C(SIGHUP), C(SIGINT), C(SIGQUIT), C(SIGKILL), C(SIGTERM), C(SIGSTOP), C(SIGCONT),
 	C(SIGCHLD), C(SIGUSR1), C(SIGUSR2), C(SIGSYS),
 	C(SECCOMP_SET_MODE_STRICT), C(SECCOMP_SET_MODE_FILTER), C(SECCOMP_GET_ACTION_AVAIL),
+	/* what perf trace prints for futex, rt_sigprocmask, flock, arch_prctl
+	 * and mmap (record --from), with its prefix put back */
+	C(FUTEX_WAIT), C(FUTEX_WAKE), C(FUTEX_REQUEUE), C(FUTEX_CMP_REQUEUE), C(FUTEX_WAKE_OP),
+	C(FUTEX_LOCK_PI), C(FUTEX_UNLOCK_PI), C(FUTEX_TRYLOCK_PI), C(FUTEX_WAIT_BITSET),
+	C(FUTEX_WAKE_BITSET), C(FUTEX_WAIT_REQUEUE_PI), C(FUTEX_CMP_REQUEUE_PI),
+	C(FUTEX_PRIVATE_FLAG), C(FUTEX_CLOCK_REALTIME),
+	C(SIG_BLOCK), C(SIG_UNBLOCK), C(SIG_SETMASK),
+	C(LOCK_SH), C(LOCK_EX), C(LOCK_NB), C(LOCK_UN),
+	C(MAP_DENYWRITE), C(MAP_EXECUTABLE), C(MAP_LOCKED), C(MAP_NONBLOCK), C(MAP_HUGETLB),
+	C(MAP_FIXED_NOREPLACE),
+	C(SOL_SOCKET), C(SO_REUSEADDR), C(SO_KEEPALIVE), C(SO_BROADCAST), C(SO_SNDBUF),
+	C(SO_RCVBUF), C(SO_REUSEPORT), C(SO_PASSCRED), C(SO_LINGER),
+#ifdef ARCH_SET_FS
+	C(ARCH_SET_FS), C(ARCH_GET_FS), C(ARCH_SET_GS), C(ARCH_GET_GS),
+#endif
 };
 
 bool constant_value(const char *name, size_t len, uint64_t *out)

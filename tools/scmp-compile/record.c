@@ -54,10 +54,239 @@ static bool trace_arg(const char *s, size_t n, uint64_t *out)
 	return true;
 }
 
+/* The next argument of a call's text at *P (just past the opening
+ * parenthesis, or past the previous argument): [*S, *S + *N), split at
+ * commas outside strings and brackets; false past the closing
+ * parenthesis or at the end of a cut line. */
+static bool next_arg(const char **p, const char **s, size_t *n)
+{
+	const char *q = *p;
+	int depth = 0;
+	bool quoted = false;
+	if (!q)
+		return false;
+	for (; *q; q++) {
+		if (quoted) {
+			if (*q == '\\' && q[1])
+				q++;
+			else if (*q == '"')
+				quoted = false;
+			continue;
+		}
+		if (*q == '"')
+			quoted = true;
+		else if (*q == '{' || *q == '[' || *q == '(' ||
+			 /* what a descriptor names, "3</etc/passwd>" (not a shift) */
+			 (*q == '<' && q > *p && q[-1] >= '0' && q[-1] <= '9' && q[1] != '<'))
+			depth++;
+		else if ((*q == '}' || *q == ']' || *q == ')' || *q == '>') && depth > 0)
+			depth--;
+		else if ((*q == ',' || *q == ')') && depth == 0) {
+			*s = *p;
+			*n = (size_t)(q - *p);
+			/* "f()" has no argument, not one empty one */
+			if (*q == ')' && *n == 0) {
+				*p = NULL;
+				return false;
+			}
+			*p = *q == ')' ? NULL : q + 1;
+			return true;
+		}
+	}
+	*p = NULL;
+	return false;
+}
+
+/* ------------------------------------------------------- perf trace */
+
+/* Each call's argument names, as perf trace prints them, in order: perf
+ * leaves out the arguments that are zero, so a value is placed by its
+ * name.  Sorted by name. */
+static const struct perf_call {
+	const char *name;
+	const char *args[6];
+} perf_calls[] = {
+#include "perf-args.h"
+};
+
+/* The prefixes perf trace strips from the constants of a flag or an
+ * enumeration argument ("dfd: CWD" is AT_FDCWD, "prot: READ|WRITE"), by
+ * the argument's name and, where the name alone does not say, the
+ * call's (NULL: any call). */
+static const struct perf_prefix {
+	const char *call, *arg, *prefix;
+} perf_prefixes[] = {
+	{ NULL, "dfd", "AT_FD" }, { NULL, "olddfd", "AT_FD" }, { NULL, "newdfd", "AT_FD" },
+	{ NULL, "prot", "PROT_" }, { "mmap", "flags", "MAP_" },
+	{ "open", "flags", "O_" }, { "openat", "flags", "O_" }, { "fcntl", "arg", "FD_" },
+	{ "fcntl", "arg", "O_" },
+	{ NULL, "family", "AF_" }, { "socket", "type", "SOCK_" }, { "socketpair", "type", "SOCK_" },
+	{ NULL, "protocol", "IPPROTO_" },
+	{ NULL, "clone_flags", "CLONE_" }, { NULL, "unshare_flags", "CLONE_" },
+	{ "setns", "flags", "CLONE_" },
+	{ "prctl", "option", "PR_" }, { "arch_prctl", "option", "ARCH_" },
+	{ "fcntl", "cmd", "F_" }, { "flock", "cmd", "LOCK_" }, { "futex", "op", "FUTEX_" },
+	{ "rt_sigprocmask", "how", "SIG_" }, { NULL, "sig", "SIG" },
+	{ "madvise", "behavior", "MADV_" }, { "seccomp", "op", "SECCOMP_" },
+	{ NULL, "level", "SOL_" }, { NULL, "level", "IPPROTO_" }, { NULL, "optname", "SO_" },
+};
+
+static int cmp_perf_call(const void *key, const void *elt)
+{
+	return strcmp(key, ((const struct perf_call *)elt)->name);
+}
+
+/* The position of argument KEY[0, N) of call NAME; -1 when unknown. */
+static int perf_arg_index(const char *name, const char *key, size_t n)
+{
+	const struct perf_call *pc = bsearch(name, perf_calls, ARRAY_SIZE(perf_calls),
+					     sizeof(perf_calls[0]), cmp_perf_call);
+	for (int i = 0; pc && i < 6 && pc->args[i]; i++)
+		if (strlen(pc->args[i]) == n && !strncmp(pc->args[i], key, n))
+			return i;
+	return -1;
+}
+
+/* One word of a perf trace value: a number, a constant by its full name
+ * (TCGETS, MADV_DONTNEED), or by the name perf prints without the
+ * argument's prefix (CWD for AT_FDCWD). */
+static bool perf_word(const char *call, const char *arg, const char *w, size_t n, uint64_t *v)
+{
+	char word[96], *rest;
+	if (!n || n >= sizeof(word) - 16)
+		return false;
+	snprintf(word, sizeof(word), "%.*s", (int)n, w);
+	errno = 0;
+	*v = word[0] == '-' ? (uint64_t)strtoll(word, &rest, 0) : strtoull(word, &rest, 0);
+	if (!errno && rest != word && !*rest)
+		return true;
+	if (constant_value(word, n, v))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(perf_prefixes); i++) {
+		const struct perf_prefix *pp = &perf_prefixes[i];
+		if (strcmp(pp->arg, arg) || (pp->call && strcmp(pp->call, call)))
+			continue;
+		char full[112];
+		int len = snprintf(full, sizeof(full), "%s%s", pp->prefix, word);
+		if (len > 0 && constant_value(full, (size_t)len, v))
+			return true;
+	}
+	return false;
+}
+
+/* A perf trace value of argument ARG of CALL: words joined by '|'; a
+ * number perf follows with what it names ("3</etc/passwd>", "1234
+ * (comm)") is the number; strings and structures are pointers, read as 0
+ * as strace's are.  False when a word is none of these. */
+static bool perf_value(const char *call, const char *arg, const char *s, size_t n, uint64_t *out)
+{
+	*out = 0;
+	while (n && s[0] == ' ')
+		s++, n--;
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (!n || *s == '"' || *s == '{' || *s == '[' || (n == 4 && !strncmp(s, "NULL", 4)))
+		return true;
+	char num[32], *rest;
+	size_t k = 0;
+	while (k < n && k < sizeof(num) - 1 && s[k] != '<' && s[k] != ' ' && s[k] != '|')
+		k++;
+	if (k < n && (s[k] == '<' || s[k] == ' ')) {
+		snprintf(num, sizeof(num), "%.*s", (int)k, s);
+		errno = 0;
+		*out = num[0] == '-' ? (uint64_t)strtoll(num, &rest, 0) : strtoull(num, &rest, 0);
+		return !errno && rest != num && !*rest;
+	}
+	while (n) {
+		for (k = 0; k < n && s[k] != '|'; k++)
+			;
+		uint64_t v;
+		if (!perf_word(call, arg, s, k, &v))
+			return false;
+		*out |= v;
+		s += k;
+		n -= k;
+		if (n)
+			s++, n--;
+	}
+	return true;
+}
+
+/* The call of a perf trace line ("  0.123 ( 0.004 ms): ls/1234
+ * openat(dfd: CWD, filename: 0x..., flags: RDONLY|CLOEXEC) = 3"): its
+ * name's start and its opening parenthesis, or false for a line that is
+ * not one (a header, a summary, "... [continued]: read())", whose call
+ * was read where it began, another event). */
+static bool perf_line(char *l, char **name, char **paren)
+{
+	char *s = l;
+	while (*s == ' ')
+		s++;
+	if (!((*s >= '0' && *s <= '9') || *s == '?'))
+		return false;
+	while ((*s >= '0' && *s <= '9') || *s == '.' || *s == '?')
+		s++;
+	while (*s == ' ')
+		s++;
+	char *rest = *s == '(' ? strstr(s, "): ") : NULL;
+	if (!rest || strstr(rest, "[continued]:"))
+		return false;
+	rest += 3;
+	/* the command may hold spaces and parentheses: the call is the
+	 * first name( preceded by a space */
+	for (char *p = strchr(rest, '('); p; p = strchr(p + 1, '(')) {
+		char *b = p;
+		while (b > rest && ((b[-1] >= 'a' && b[-1] <= 'z') || (b[-1] >= '0' && b[-1] <= '9') ||
+				    b[-1] == '_'))
+			b--;
+		if (b < p && b > rest && b[-1] == ' ') {
+			*name = b;
+			*paren = p;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The arguments of perf trace's call NAME from its text at P, by their
+ * names; those perf left out are zero (it prints no zeros).
+ * *UNDECODED counts the ones a profile could condition that could not be
+ * read or placed. */
+static void perf_args(const char *name, enum scmpc_arch a, uint32_t nr, const char *p,
+		      uint64_t args[6], size_t *undecoded)
+{
+	unsigned cond = scmpc_profile_cond_args(a, nr);
+	const char *s;
+	size_t n;
+	while (next_arg(&p, &s, &n)) {
+		while (n && *s == ' ')
+			s++, n--;
+		const char *colon = memchr(s, ':', n);
+		char key[64];
+		if (!colon || (size_t)(colon - s) >= sizeof(key)) {
+			/* trace.show_arg_names=no: no place without the zeros */
+			*undecoded += cond != 0;
+			continue;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(colon - s), s);
+		int i = perf_arg_index(name, key, (size_t)(colon - s));
+		uint64_t v;
+		bool ok = perf_value(name, key, colon + 1, n - (size_t)(colon + 1 - s), &v);
+		if (i < 0) {
+			*undecoded += cond != 0;
+			continue;
+		}
+		args[i] = v;
+		if (!ok && (cond & (1U << i)))
+			(*undecoded)++;
+	}
+}
+
 /* Add the calls of trace TEXT: --save's lines ("AUDIT NR A0 ... A5 COUNT",
- * hex) or strace -f output ("[pid N] name(args) = ret", the native ABI's
- * names); *UNDECODED counts arguments no number or constant could be made
- * of. */
+ * hex), strace -f output ("[pid N] name(args) = ret") or perf trace
+ * output ("0.123 ( 0.004 ms): comm/tid name(arg: value, ...) = ret"), the
+ * native ABI's names; *UNDECODED counts arguments a profile could
+ * condition that no number or constant could be made of. */
 static int read_trace(char *text, scmpc_recording *rec, size_t *undecoded, size_t *lines)
 {
 	enum scmpc_arch a = native_arch();
@@ -76,57 +305,39 @@ static int read_trace(char *text, scmpc_recording *rec, size_t *undecoded, size_
 			(*lines)++;
 			continue;
 		}
-		/* strace: an optional "[pid N] " or "N " prefix, then name( */
-		char *s = l;
-		if (!strncmp(s, "[pid ", 5)) {
-			s = strchr(s, ']');
-			if (!s)
-				continue;
-			s++;
-		} else {
-			while (*s >= '0' && *s <= '9')
+		char name[64], *s = l, *paren;
+		uint64_t args[6] = { 0 };
+		bool perf = perf_line(l, &s, &paren);
+		if (!perf) {
+			/* strace: an optional "[pid N] " or "N " prefix, then name( */
+			if (!strncmp(s, "[pid ", 5)) {
+				s = strchr(s, ']');
+				if (!s)
+					continue;
 				s++;
+			} else {
+				while (*s >= '0' && *s <= '9')
+					s++;
+			}
+			while (*s == ' ')
+				s++;
+			paren = strchr(s, '(');
 		}
-		while (*s == ' ')
-			s++;
-		char *paren = strchr(s, '(');
-		if (!paren || paren == s)
-			continue;
-		char name[64];
-		if ((size_t)(paren - s) >= sizeof(name))
+		if (!paren || paren == s || (size_t)(paren - s) >= sizeof(name))
 			continue;
 		snprintf(name, sizeof(name), "%.*s", (int)(paren - s), s);
 		int64_t nr = scmpc_syscall_resolve(a, name);
 		if (nr < 0)
 			continue;	/* "+++ exited", signals, unknown names */
-		/* split the arguments at top-level commas */
-		uint64_t args[6] = { 0 };
-		const char *p = paren + 1, *start = p;
-		int depth = 0, k = 0;
-		bool quoted = false;
-		for (; *p && k < 6; p++) {
-			if (quoted) {
-				if (*p == '\\' && p[1])
-					p++;
-				else if (*p == '"')
-					quoted = false;
-				continue;
-			}
-			if (*p == '"')
-				quoted = true;
-			else if (*p == '{' || *p == '[' || *p == '(')
-				depth++;
-			else if ((*p == '}' || *p == ']' || *p == ')') && depth > 0)
-				depth--;
-			else if ((*p == ',' || *p == ')') && depth == 0) {
-				if (!trace_arg(start, (size_t)(p - start), &args[k]))
+		unsigned cond = scmpc_profile_cond_args(a, (uint32_t)nr);
+		const char *p = paren + 1, *as;
+		size_t an;
+		if (perf)
+			perf_args(name, a, (uint32_t)nr, p, args, undecoded);
+		else
+			for (int k = 0; k < 6 && next_arg(&p, &as, &an); k++)
+				if (!trace_arg(as, an, &args[k]) && (cond & (1U << k)))
 					(*undecoded)++;
-				k++;
-				start = p + 1;
-				if (*p == ')')
-					break;
-			}
-		}
 		if (scmpc_recording_add(rec, audit, (uint32_t)nr, args, 1) < 0)
 			return -ENOMEM;
 		(*lines)++;
@@ -293,8 +504,9 @@ static int run_record(struct cli *c)
 		}
 		if (undecoded && c->args_auto) {
 			/* an argument read wrong would make a condition wrong */
-			errorf("warning: %zu arguments of %s are neither numbers nor known "
-			       "constants (record with strace -e raw=all): --args none taken",
+			errorf("warning: %zu arguments of %s that a condition would compare are "
+			       "neither numbers nor known constants (record with strace -e "
+			       "raw=all): --args none taken",
 			       undecoded, display_name(c->from));
 			c->args_auto = false;
 		}
@@ -377,8 +589,9 @@ const struct command record_command = {
 	"--runtime RT (runc, runc-1.1, crun or exec) the calls that runtime itself\n"
 	"makes between installing the filter and exec'ing the command are added, so\n"
 	"the profile starts under it.  --from reads calls from an strace -f trace\n"
-	"(raw arguments: -e raw=all) or a --save file instead.  --check says whether\n"
-	"PROFILE allows every call of a recording, naming the first it does not.\n"
+	"(raw arguments: -e raw=all), perf trace output or a --save file instead.\n"
+	"--check says whether PROFILE allows every call of a recording, naming the\n"
+	"first it does not.\n"
 	"--merge BASE writes BASE with rules added for the recorded calls it does\n"
 	"not allow, proven to allow them and everything BASE allows.\n",
 	"Exit status: 0 success, 1 the command could not be recorded or a call is\n"
