@@ -2148,10 +2148,18 @@ struct scmpc_record_opts {
  * filter of its own and before it execs: a container runtime's tail
  * (runc's init between its filter and the container's command). */
 #define SCMPC_RECORD_TAIL 0x1U
+/* Record with ptrace (syscall-entry stops, Linux 5.3), not seccomp user
+ * notification.  Slower (two stops per call) but needs neither a listener
+ * nor no_new_privs: for a kernel without USER_NOTIF or pidfd_getfd, or a
+ * process under a filter that refuses them. */
+#define SCMPC_RECORD_PTRACE 0x2U
+/* Only seccomp user notification: fail rather than fall back to ptrace. */
+#define SCMPC_RECORD_NOTIFY 0x4U
 
 struct scmpc_record_info {
 	size_t sz;		/* sizeof(struct scmpc_record_info) */
-	const char *method;	/* how the calls were seen */
+	const char *method;	/* how the calls were seen: "seccomp user
+				   notification" or "ptrace" */
 	int status;		/* the command's wait status */
 	uint64_t calls;		/* every call seen, kept or not */
 	double seconds;		/* wall time, the command's with the recorder's */
@@ -2165,13 +2173,19 @@ struct scmpc_record_info {
  * that returns USER_NOTIF, this process records it and lets it run
  * (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  Needs Linux 5.9 (pidfd_getfd) and sets
  * no_new_privs in the command, so set-user-ID programs lose their privileges.
- * @info (may be NULL; set its sz) gets how it went.
+ * Where no listener can be had before the command runs (an older kernel, a
+ * filter that refuses seccomp(2) or pidfd_getfd(2)), the command is recorded
+ * with ptrace instead (as with SCMPC_RECORD_PTRACE), with a warning in @d
+ * saying why, unless SCMPC_RECORD_NOTIFY.  @info (may be NULL; set its sz)
+ * gets how it went, its method which mechanism recorded.
  *
  * Return: 0 when the command ran (@info->status says how it ended); otherwise a
  * negative errno with @d saying why: -EINVAL for a NULL @argv or @rec, unknown
- * flags, a malformed @o or @info; -ECHILD when the child ended before its
- * filter was in place; -ENOMEM, else the errno of the system call that failed
- * (fork, pidfd_open, poll, ...).
+ * flags or both SCMPC_RECORD_PTRACE and SCMPC_RECORD_NOTIFY, a malformed @o or
+ * @info; -ECHILD when the child ended before its filter was in place (with
+ * SCMPC_RECORD_NOTIFY) or the ptrace recorder ended without a word; -ENOMEM,
+ * else the errno of the system call that failed (fork, pidfd_open, poll,
+ * ptrace, ...).
  */
 SCMPC_API int scmpc_record(char *const argv[], const struct scmpc_record_opts *o,
 			   scmpc_recording *rec, struct scmpc_record_info *info, scmpc_diag *d);
@@ -2213,7 +2227,7 @@ SCMPC_API int scmpc_recording_profile(const scmpc_recording *rec,
 				      size_t *len, size_t *nconds, scmpc_diag *d);
 
 /**
- * scmpc_profile_cond_args() - the arguments SCMPC_PROFILE_ARGS conditions
+ * scmpc_profile_cond_args() - The arguments SCMPC_PROFILE_ARGS conditions.
  * @a:		the ABI
  * @nr:		the call's number on it
  *
@@ -2238,7 +2252,7 @@ struct scmpc_profile_merge_info {
 };
 
 /**
- * scmpc_recording_merge_profile() - a base profile widened to a recording
+ * scmpc_recording_merge_profile() - A base profile widened to a recording.
  * @rec:	the recorded calls
  * @base:	the base profile's JSON text (@base_len bytes)
  * @base_len:	its length

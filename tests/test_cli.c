@@ -1336,6 +1336,79 @@ static void test_record_perf_trace(void **state)
 	free(json);
 }
 
+/* The distinct syscall numbers of a --save file (its second column),
+ * sorted, as one string. */
+static char *saved_numbers(const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	assert_int_equal(testutil_load_file(path, &text, &len), 0);
+	static char nrs[1024][12];
+	size_t n = 0;
+	for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char nr[12];
+		if (sscanf(l, "%*s %11s", nr) != 1)
+			continue;
+		bool seen = false;
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = !strcmp(nrs[i], nr);
+		if (!seen && n < 1024)
+			snprintf(nrs[n++], sizeof(nrs[0]), "%s", nr);
+	}
+	free(text);
+	qsort(nrs, n, sizeof(nrs[0]), (int (*)(const void *, const void *))strcmp);
+	char *out = calloc(n + 1, sizeof(nrs[0]) + 1);
+	assert_non_null(out);
+	for (size_t i = 0; i < n; i++) {
+		strcat(out, nrs[i]);
+		strcat(out, " ");
+	}
+	return out;
+}
+
+/* record --via ptrace sees the same distinct calls of ls -la /usr as
+ * seccomp user notification (the tracer's own fork and raise before the
+ * command's execve left out), says so, and its profile runs ls.  Under a
+ * filter that refuses seccomp(2) the recorder falls back to ptrace by
+ * itself and says why; --via notify then fails. */
+static void test_record_ptrace(void **state)
+{
+	(void)state;
+	if (!unfiltered() || access("/proc/self/fd", R_OK)) {
+		print_message("skipped: the recorder needs a process outside any filter\n");
+		skip();
+	}
+	struct result r = RUN("record", "--via", "ptrace", "--save", tmp("pt.rec"), "-o",
+			      tmp("pt.json"), "--", "ls", "-la", "/usr");
+	expect(&r, 0, " calls by ptrace: ", NULL);
+	result_free(&r);
+	r = RUN("record", "--via", "notify", "--save", tmp("nt.rec"), "-o", tmp("nt.json"), "--",
+		"ls", "-la", "/usr");
+	expect(&r, 0, " calls by seccomp user notification: ", NULL);
+	result_free(&r);
+	char *pt = saved_numbers(tmp("pt.rec")), *nt = saved_numbers(tmp("nt.rec"));
+	if (strcmp(pt, nt))
+		fail_msg("distinct numbers by ptrace: %s\nby notification: %s", pt, nt);
+	free(pt);
+	free(nt);
+	r = RUN_ANY("exec", "-q", tmp("pt.json"), "--", "ls", "-la", "/usr");
+	expect(&r, 0, "bin", NULL);
+	result_free(&r);
+
+	/* no listener to be had: seccomp(2) refused */
+	write_text(tmp("noseccomp.json"),
+		   "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": "
+		   "[\"seccomp\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1}]}");
+	r = RUN_ANY("exec", "-q", tmp("noseccomp.json"), "--", (char *)cli_path(), "record", "-o",
+		    tmp("fb.json"), "--", "ls", "/usr");
+	expect(&r, 0, " calls by ptrace: ", "notification unavailable");
+	result_free(&r);
+	r = RUN_ANY("exec", "-q", tmp("noseccomp.json"), "--", (char *)cli_path(), "record", "--via",
+		    "notify", "-o", tmp("fb.json"), "--", "ls", "/usr");
+	expect(&r, 1, NULL, "is seccomp user notification available");
+	result_free(&r);
+}
+
 static void test_examples(void **state)
 {
 	(void)state;
@@ -3801,6 +3874,7 @@ int main(void)
 		cmocka_unit_test(test_record_programs),
 		cmocka_unit_test(test_record_merge),
 		cmocka_unit_test(test_record_perf_trace),
+		cmocka_unit_test(test_record_ptrace),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_exec_runs_command),
 		cmocka_unit_test(test_exec_denies),

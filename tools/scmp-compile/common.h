@@ -121,6 +121,7 @@ struct cli {
 	const char *from, *check, *save;	/* --from, --check, --save */
 	bool tail, overhead;		/* --tail, --overhead */
 	const char *merge;		/* record --merge BASE */
+	unsigned via;			/* record --via: SCMPC_RECORD_PTRACE or _NOTIFY */
 	bool runtime_exec;		/* record --runtime exec: scmp-compile exec's tail */
 	const char *audit;		/* explain --audit: a SECCOMP audit record */
 	bool dot;			/* inspect, dump --dot */

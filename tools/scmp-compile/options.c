@@ -37,6 +37,7 @@ enum {
 	OPT_SAVE,
 	OPT_OVERHEAD,
 	OPT_MERGE,
+	OPT_VIA,
 	OPT_AUDIT,
 	OPT_DOT,
 };
@@ -75,6 +76,7 @@ static const struct option long_opts[] = {
 	{ "save", required_argument, NULL, OPT_SAVE },
 	{ "overhead", no_argument, NULL, OPT_OVERHEAD },
 	{ "merge", required_argument, NULL, OPT_MERGE },
+	{ "via", required_argument, NULL, OPT_VIA },
 	{ "audit", required_argument, NULL, OPT_AUDIT },
 	{ "dot", no_argument, NULL, OPT_DOT },
 	{ NULL, 0, NULL, 0 },
@@ -457,7 +459,9 @@ static const struct {
 	  "      --overhead      run the command once more without the recorder and\n"
 	  "                      say what recording cost\n"
 	  "      --merge BASE    write BASE with rules added for the calls it does not\n"
-	  "                      allow: the union, read as --runtime reads BASE\n" },
+	  "                      allow: the union, read as --runtime reads BASE\n"
+	  "      --via HOW       notify: seccomp user notification only; ptrace: ptrace\n"
+	  "                      (default: notification, ptrace where it is unavailable)\n" },
 	{ F_QUIET, NULL,
 	  "  -q, --quiet         do not print warnings\n" },
 };
@@ -524,6 +528,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_SAVE, F_RECORD, "--save" },
 		{ OPT_OVERHEAD, F_RECORD, "--overhead" },
 		{ OPT_MERGE, F_RECORD, "--merge" },
+		{ OPT_VIA, F_RECORD, "--via" },
 		{ OPT_AUDIT, F_AUDIT, "--audit" },
 		{ OPT_DOT, F_DOT, "--dot" },
 	};
@@ -692,6 +697,14 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case OPT_MERGE:
 			c->merge = optarg;
+			break;
+		case OPT_VIA:
+			if (!strcmp(optarg, "ptrace"))
+				c->via = SCMPC_RECORD_PTRACE;
+			else if (!strcmp(optarg, "notify"))
+				c->via = SCMPC_RECORD_NOTIFY;
+			else
+				return usage_error("--via %s: ptrace or notify", optarg);
 			break;
 		case OPT_AUDIT:
 			c->audit = optarg;

@@ -518,7 +518,7 @@ static int run_record(struct cli *c)
 			goto out;
 		}
 		struct scmpc_record_opts ro = { .sz = sizeof(ro),
-						.flags = c->tail ? SCMPC_RECORD_TAIL : 0 };
+						.flags = (c->tail ? SCMPC_RECORD_TAIL : 0) | c->via };
 		int rc = scmpc_record(c->pos, &ro, rec, &info, d);
 		if (rc < 0) {
 			report_diag("record", d, rc);
@@ -579,12 +579,13 @@ const struct command record_command = {
 	"record", run_record, F_OUTPUT | F_RUNTIME | F_RECORD | F_QUIET | F_POLICY,
 	"Usage: " PROG_NAME " record [-o PROFILE.json] [--runtime RT] [--args auto|none]\n"
 	"                           [--default ACT|--merge BASE] [--save FILE] [--tail]\n"
-	"                           [--overhead]\n"
+	"                           [--overhead] [--via ptrace|notify]\n"
 	"                           -- CMD [ARG...]\n"
 	"       " PROG_NAME " record --from TRACE [-o PROFILE.json] [--args auto|none] ...\n"
 	"       " PROG_NAME " record --check RECORDING PROFILE\n",
 	"Run CMD, its threads and children under a recorder that lets every system\n"
-	"call through (seccomp user notification) and write the smallest OCI profile\n"
+	"call through (seccomp user notification, or ptrace where that is unavailable\n"
+	"or with --via ptrace) and write the smallest OCI profile\n"
 	"that allows exactly the calls made, on the ABIs they were made on; with\n"
 	"--runtime RT (runc, runc-1.1, crun or exec) the calls that runtime itself\n"
 	"makes between installing the filter and exec'ing the command are added, so\n"
