@@ -325,7 +325,10 @@ static void tracer(char *const argv[], int fd)
 			continue;
 		int sig = WSTOPSIG(st), inject = 0;
 		if (sig == (SIGTRAP | 0x80)) {
+			/* zeroed: what the kernel does not fill (an older struct)
+			 * reads as 0, not as stack garbage */
 			struct __ptrace_syscall_info si;
+			memset(&si, 0, sizeof(si));
 			if (ptrace(PTRACE_GET_SYSCALL_INFO, w, (void *)sizeof(si), &si) > 0 &&
 			    si.op == PTRACE_SYSCALL_INFO_ENTRY) {
 				struct seccomp_data sd = { .nr = (int)si.entry.nr, .arch = si.arch,
