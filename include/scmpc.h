@@ -1372,6 +1372,17 @@ SCMPC_API const char *scmpc_runtime_name(enum scmpc_runtime r);
  */
 SCMPC_API int scmpc_runtime_from_name(const char *name);
 
+/* Whose default capability set a Docker-style profile's includes.caps and
+ * excludes.caps are matched against when scmpc_json_opts.caps is NULL. */
+enum scmpc_json_caps {
+	SCMPC_JSON_CAPS_AUTO = 0,	/* Podman's for containers/common's profile (one
+					   that names errnos: a top-level "defaultErrno"
+					   or an entry's "errno", which only its types
+					   have), Docker's for any other */
+	SCMPC_JSON_CAPS_DOCKER,		/* scmpc_json_default_caps() */
+	SCMPC_JSON_CAPS_PODMAN,		/* podman_caps, else scmpc_json_podman_caps() */
+};
+
 struct scmpc_json_opts {
 	size_t sz;
 	enum scmpc_json_flavor flavor;
@@ -1382,6 +1393,11 @@ struct scmpc_json_opts {
 	unsigned kernel_minor;
 	enum scmpc_runtime runtime;	/* default SCMPC_RUNTIME_RUNC */
 	uint32_t bad_arch_action;	/* with SCMPC_JSON_BAD_ARCH */
+	enum scmpc_json_caps caps_from;	/* with caps NULL: whose default set */
+	const char *const *podman_caps;	/* NULL-terminated: Podman's default set, e.g.
+					   containers.conf's; NULL = scmpc_json_podman_caps() */
+	const char *const *caps_add;	/* NULL-terminated: added to the default set
+					   (--cap-add); only with caps NULL */
 };
 
 /**
@@ -1427,6 +1443,22 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
  * Return: a static array.
  */
 SCMPC_API const char *const *scmpc_json_default_caps(void);
+
+/* Podman's default capability set as containers/common 0.50.1 documents it
+ * (pkg/config DefaultCapabilities; Debian 12's containers.conf lists the
+ * same), NULL-terminated: what SCMPC_JSON_CAPS_PODMAN matches against when
+ * scmpc_json_opts.podman_caps is NULL.  Static; do not free. */
+SCMPC_API const char *const *scmpc_json_podman_caps(void);
+
+/* The [containers] default_capabilities list of a containers.conf (TOML),
+ * the LEN bytes at TEXT, as a NULL-terminated array in *OUT: one
+ * allocation the caller frees with free().  Returns the number of
+ * capabilities; 0 with *OUT NULL when the file does not set the list or
+ * sets it empty (Podman then uses its built-in default).  -EINVAL (with
+ * the line in D) for text this reader cannot follow or a list that holds
+ * something other than strings, -ENOMEM. */
+SCMPC_API int scmpc_containers_conf_caps(const char *text, size_t len, char ***out,
+					 scmpc_diag *d);
 
 /* What bytes read from a file are, told apart without parsing them, for a
  * caller that takes both profiles and compiled filters. */

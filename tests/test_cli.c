@@ -834,16 +834,58 @@ static void test_diff_exact(void **state)
 	result_free(&r);
 
 	/* Podman's profile under two capability sets: NETLINK_AUDIT sockets
-	 * need CAP_AUDIT_WRITE */
+	 * need CAP_AUDIT_WRITE, which Docker's default set has and Podman's
+	 * (the one its profile gets unless --caps says otherwise) has not */
 	char *podman = policy("podman-default.json");
-	r = RUN("compile", podman, "--caps", "CAP_CHOWN", "-o", tmp("p1.bpf"), "-q");
+	r = RUN("compile", podman, "-o", tmp("p1.bpf"), "-q");
 	expect(&r, 0, NULL, NULL);
 	result_free(&r);
-	r = RUN("compile", podman, "-o", tmp("p2.bpf"), "-q");
+	r = RUN("compile", podman, "--caps", "docker", "-o", tmp("p2.bpf"), "-q");
 	expect(&r, 0, NULL, NULL);
 	result_free(&r);
 	r = RUN("diff", tmp("p1.bpf"), tmp("p2.bpf"), "-a", "x86_64");
 	expect(&r, 1, "x86_64 41 socket a0 == 0x10 && a2 == 0x9: A=ERRNO(22) B=ALLOW", NULL);
+	result_free(&r);
+	/* Podman's set named, with CAP_AUDIT_WRITE added, or from a
+	 * containers.conf that lists it */
+	static char *const same[][2] = {
+		{ "--caps", "podman" },
+		{ "--caps", "podman,chown" },
+	};
+	for (size_t i = 0; i < 2; i++) {
+		r = RUN("compile", podman, same[i][0], same[i][1], "-o", tmp("p3.bpf"), "-q");
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		r = RUN("diff", tmp("p1.bpf"), tmp("p3.bpf"), "-a", "x86_64");
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+	}
+	r = RUN("compile", podman, "--caps", "default,audit_write", "-o", tmp("p3.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("diff", tmp("p2.bpf"), tmp("p3.bpf"), "-a", "x86_64");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	write_text(tmp("containers.conf"),
+		   "[containers]\ndefault_capabilities = [\"CHOWN\", \"AUDIT_WRITE\", "
+		   "\"SYS_CHROOT\"]\n");
+	setenv("CONTAINERS_CONF", tmp("containers.conf"), 1);
+	r = RUN("compile", podman, "-o", tmp("p3.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("diff", tmp("p2.bpf"), tmp("p3.bpf"), "-a", "x86_64");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	write_text(tmp("containers.conf"), "[containers]\ndefault_capabilities = [3]\n");
+	r = RUN("compile", podman, "-o", tmp("p3.bpf"));
+	expect(&r, 0, NULL, "line 2: containers.conf: default_capabilities holds something other");
+	result_free(&r);
+	unsetenv("CONTAINERS_CONF");
+	r = RUN("diff", tmp("p1.bpf"), tmp("p3.bpf"), "-a", "x86_64");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("compile", podman, "--caps", "docker,podman", "-o", tmp("p3.bpf"));
+	expect(&r, 2, NULL, "--caps names two default sets");
 	result_free(&r);
 
 	/* Docker's default against Podman's, both ways, and each against
