@@ -196,6 +196,18 @@ SCMPC_API size_t scmpc_diag_warning_count(const scmpc_diag *d);
  * cleared or freed; NULL when @i is out of range or @d is NULL.
  */
 SCMPC_API const char *scmpc_diag_warning(const scmpc_diag *d, size_t i);
+/**
+ * scmpc_diag_warning_kind() - The kind of warning @i.
+ *
+ * The text the warning was made from, each part that varies between warnings
+ * of one kind (a path, a name, a number) left as its printf conversion, e.g.
+ * "unknown syscall \"%s\" skipped".  Warnings of one kind compare equal with
+ * strcmp(), so that a caller can group a thousand alike.
+ *
+ * Return: the kind, a string of the library's, valid while it is loaded;
+ * NULL when @i is out of range or @d is NULL.
+ */
+SCMPC_API const char *scmpc_diag_warning_kind(const scmpc_diag *d, size_t i);
 
 /* --------------------------------------------------------- architectures */
 

@@ -996,6 +996,54 @@ static void test_canary(void **state)
 	print_message("the kernel logged uname(2) %zu time(s), nothing else\n", n);
 }
 
+/* Warnings of one kind past the third are counted, not printed, with a
+ * line saying how many there were; --verbose prints each, -q none. */
+static void test_warning_groups(void **state)
+{
+	(void)state;
+	char text[4096];
+	size_t n = (size_t)snprintf(text, sizeof(text),
+				    "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"bogus\": 1, "
+				    "\"syscalls\": [{\"action\": \"SCMP_ACT_ALLOW\", \"names\": [\"read\"");
+	for (int i = 0; i < 10; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, ", \"no_such_call_%d\"", i);
+	snprintf(text + n, sizeof(text) - n, "]}]}");
+	write_text(tmp("warny.json"), text);
+
+	struct result r = RUN("compile", tmp("warny.json"), "-o", tmp("warny.bpf"));
+	expect(&r, 0, NULL, "syscalls[0].names[3]: unknown syscall \"no_such_call_2\" skipped");
+	assert_null(strstr(r.err, "no_such_call_3"));
+	assert_non_null(strstr(r.err, "unknown key \"bogus\" ignored"));
+	assert_non_null(strstr(r.err, "warny.json: 7 more like that: "
+				      "unknown syscall \"*\" skipped\n"));
+	assert_non_null(strstr(r.err, "warny.json: 11 warnings of 2 kinds, 4 shown "
+				      "(--verbose prints every one)\n"));
+	result_free(&r);
+
+	r = RUN("compile", tmp("warny.json"), "-o", tmp("warny.bpf"), "--verbose");
+	expect(&r, 0, NULL, "unknown syscall \"no_such_call_9\" skipped");
+	assert_null(strstr(r.err, "more like that"));
+	assert_null(strstr(r.err, "warnings of"));
+	result_free(&r);
+
+	r = RUN("compile", tmp("warny.json"), "-o", tmp("warny.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	assert_string_equal(r.err, "");
+	result_free(&r);
+
+	/* three alike are all printed, as before, with no summary */
+	text[n] = '\0';
+	char *cut = strstr(text, ", \"no_such_call_3\"");
+	assert_non_null(cut);
+	snprintf(cut, sizeof(text) - (size_t)(cut - text), "]}]}");
+	write_text(tmp("warny.json"), text);
+	r = RUN("compile", tmp("warny.json"), "-o", tmp("warny.bpf"));
+	expect(&r, 0, NULL, "unknown syscall \"no_such_call_2\" skipped");
+	assert_null(strstr(r.err, "more like that"));
+	assert_null(strstr(r.err, "warnings of"));
+	result_free(&r);
+}
+
 /* The test files of the packaged profiles hold, and stop holding when the
  * profile changes under them: Docker's without uname, Podman's with
  * personality unconditional.  The test command itself: a line checked for
@@ -3947,6 +3995,7 @@ int main(void)
 		cmocka_unit_test(test_explain_pid),
 		cmocka_unit_test(test_lint),
 		cmocka_unit_test(test_lint_packaged),
+		cmocka_unit_test(test_warning_groups),
 	};
 
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

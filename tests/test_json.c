@@ -1735,6 +1735,33 @@ static void containers_conf(void **state)
 	scmpc_diag_free(d);
 }
 
+/* Warnings carry their kind: alike ones share it whatever their names
+ * and paths, others do not; NULL past the last. */
+static void warning_kinds(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"bogus\": 1, \"syscalls\": ["
+		"{\"action\": \"SCMP_ACT_ALLOW\", \"names\": [\"no_such_a\", \"read\"]},"
+		"{\"action\": \"SCMP_ACT_ALLOW\", \"names\": [\"no_such_b\"]}]}";
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = parse_ok(text, &o, d);
+	const char *k[3];
+
+	assert_int_equal(scmpc_diag_warning_count(d), 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_non_null(k[i] = scmpc_diag_warning_kind(d, i));
+	assert_null(scmpc_diag_warning_kind(d, 3));
+	assert_null(scmpc_diag_warning_kind(NULL, 0));
+	assert_non_null(strstr(scmpc_diag_warning(d, 1), "no_such_a"));
+	assert_string_equal(k[1], "unknown syscall \"%s\" skipped");
+	assert_string_equal(k[1], k[2]);
+	assert_string_not_equal(k[0], k[1]);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 static void default_caps(void **state)
 {
 	(void)state;
@@ -2430,6 +2457,7 @@ int main(void)
 		cmocka_unit_test(input_kinds),
 		cmocka_unit_test(default_caps),
 		cmocka_unit_test(caps_detection),
+		cmocka_unit_test(warning_kinds),
 		cmocka_unit_test(containers_conf),
 		cmocka_unit_test(podman_with_docker_caps),
 	};

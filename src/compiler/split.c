@@ -675,8 +675,8 @@ int split_policy(const scmpc_policy *p, const struct scmpc_split_opts *opts, scm
 	rc = compile_policy(p, &co, &whole, NULL, &s.budget, scratch);
 	if (rc == 0 && whole->len <= s.max_insns) {
 		scmpc_prog **arr = malloc(sizeof(*arr));
-		for (size_t i = 0; arr && i < scmpc_diag_warning_count(scratch); i++)
-			diag_warn(d, "%s", scmpc_diag_warning(scratch, i));
+		if (arr)
+			diag_copy_warnings(d, scratch, false);
 		scmpc_diag_free(scratch);
 		if (!arr) {
 			scmpc_prog_free(whole);
@@ -704,8 +704,7 @@ int split_policy(const scmpc_policy *p, const struct scmpc_split_opts *opts, scm
 			goto out;
 		}
 		rc = scmpc_verify_policy(pcs[i].pol, pcs[i].prog->insns, pcs[i].prog->len, w);
-		for (size_t k = 0; k < scmpc_diag_warning_count(w); k++)
-			diag_warn_once(d, "%s", scmpc_diag_warning(w, k));
+		diag_copy_warnings(d, w, true);
 		if (rc < 0)
 			rc = diag_err(d, rc, NULL, "internal error: program %zu of %zu disagrees with "
 				      "its part of the policy: %s", i + 1, n, scmpc_diag_message(w));

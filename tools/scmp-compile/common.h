@@ -134,6 +134,8 @@ struct cli {
 /* The subcommand being run, once main() knows it: its usage errors point
  * to its own --help. */
 extern const char *usage_cmd;
+/* --verbose: every warning printed, none grouped. */
+extern bool verbose_warnings;
 
 void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the message and where to get help; returns EXIT_USAGE. */

@@ -40,6 +40,7 @@ enum {
 	OPT_VIA,
 	OPT_AUDIT,
 	OPT_DOT,
+	OPT_VERBOSE,
 };
 
 static const struct option long_opts[] = {
@@ -79,6 +80,7 @@ static const struct option long_opts[] = {
 	{ "via", required_argument, NULL, OPT_VIA },
 	{ "audit", required_argument, NULL, OPT_AUDIT },
 	{ "dot", no_argument, NULL, OPT_DOT },
+	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -498,7 +500,9 @@ static const struct {
 	  "      --via HOW       notify: seccomp user notification only; ptrace: ptrace\n"
 	  "                      (default: notification, ptrace where it is unavailable)\n" },
 	{ F_QUIET, NULL,
-	  "  -q, --quiet         do not print warnings\n" },
+	  "  -q, --quiet         do not print warnings\n"
+	  "      --verbose       print every warning (default: past 3 of a kind,\n"
+	  "                      counted)\n" },
 };
 
 static bool word_in(const char *word, const char *list)
@@ -546,6 +550,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_RESTRICTIVE, F_RESTRICTIVE, "--restrictive" },
 		{ OPT_RUNTIME, F_RUNTIME, "--runtime" }, { OPT_BAD_ARCH, F_BAD_ARCH, "--bad-arch" },
 		{ OPT_NAME, F_NAME, "--name" }, { 'q', F_QUIET, "--quiet" },
+		{ OPT_VERBOSE, F_QUIET, "--verbose" },
 		{ OPT_FLAGS, F_FLAGS, "--flags" }, { OPT_KEEP_NNP, F_KEEP_NNP, "--keep-nnp" },
 		{ OPT_PID, F_PID, "--pid" },
 		{ OPT_HOT, F_HOT, "--hot" },
@@ -678,6 +683,9 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case 'q':
 			c->quiet = true;
+			break;
+		case OPT_VERBOSE:
+			verbose_warnings = true;
 			break;
 		case OPT_FLAGS:
 			if (parse_seccomp_flags(optarg, &c->seccomp_flags))
