@@ -1862,6 +1862,23 @@ SCMPC_API void scmpc_prog_array_free(scmpc_prog **progs, size_t n);
  */
 #define SCMPC_LIFT_BAD_ARCH 0x1U	/* bad-arch action from the options, not the program */
 
+/*
+ * Progress of work that can take seconds (scmpc_compile_split(),
+ * scmpc_optimize()), for a caller that shows it: FN is called from the
+ * calling thread, between steps, with the step's STAGE ("split",
+ * "verify", "optimize": static strings) and DONE of TOTAL units (TOTAL >
+ * 0, DONE <= TOTAL; a stage ends with DONE == TOTAL), and USER.  FN must
+ * not call scmpc on the objects of the call it reports on.  The caller
+ * owns the struct; an options struct points to it (NULL: no reports).
+ * A malformed one (sz too small, unknown fields set) is refused with
+ * -EINVAL, like the options struct that holds it.
+ */
+struct scmpc_progress {
+	size_t sz;			/* sizeof(struct scmpc_progress) */
+	void (*fn)(void *user, const char *stage, uint64_t done, uint64_t total);
+	void *user;
+};
+
 struct scmpc_lift_opts {
 	size_t sz;			/* sizeof(struct scmpc_lift_opts) */
 	unsigned flags;			/* SCMPC_LIFT_* */
@@ -1871,6 +1888,7 @@ struct scmpc_lift_opts {
 	size_t narches;
 	uint32_t bad_arch_action;	/* with SCMPC_LIFT_BAD_ARCH */
 	size_t max_paths;		/* paths through the program(s); 0 = 65536 */
+	const struct scmpc_progress *progress;	/* scmpc_optimize()'s steps; NULL: none */
 };
 
 /**
@@ -2464,6 +2482,7 @@ struct scmpc_split_opts {
 	/* Every program laid out for this workload, as
 	 * scmpc_compile_opts.hot; NULL: none. */
 	const struct scmpc_workload *hot;
+	const struct scmpc_progress *progress;	/* groups packed, pieces checked */
 };
 
 /**

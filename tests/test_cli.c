@@ -996,6 +996,82 @@ static void test_canary(void **state)
 	print_message("the kernel logged uname(2) %zu time(s), nothing else\n", n);
 }
 
+/* Run the CLI with its standard error on a new pseudo-terminal (standard
+ * output to /dev/null); what the terminal got comes back in r.err. */
+static struct result run_pty(char *const *args)
+{
+	struct result r = { 0 };
+	char *argv[64], buf[4096];
+	size_t n = 0;
+	int ws;
+
+	argv[n++] = (char *)cli_path();
+	for (size_t i = 0; args[i]; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(m >= 0);
+	assert_int_equal(grantpt(m), 0);
+	assert_int_equal(unlockpt(m), 0);
+	char *sname = ptsname(m);
+	assert_non_null(sname);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int s = open(sname, O_RDWR | O_NOCTTY);
+		int null = open("/dev/null", O_WRONLY);
+		if (s < 0 || null < 0)
+			_exit(127);
+		dup2(s, 2);
+		dup2(null, 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	r.err = calloc(1, 1);
+	r.out = calloc(1, 1);
+	for (;;) {
+		ssize_t got = read(m, buf, sizeof(buf));
+		if (got > 0)
+			append(&r.err, &r.err_len, buf, (size_t)got);
+		else if (got < 0 && errno == EINTR)
+			continue;
+		else
+			break;	/* EIO: the child closed the terminal's last fd */
+	}
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	close(m);
+	r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	return r;
+}
+
+/* Progress: one line rewritten in place on a terminal (the delay set to
+ * none by the test hook, so no test waits), nothing with -q, nothing when
+ * standard error is a pipe. */
+static void test_progress_tty(void **state)
+{
+	(void)state;
+	struct result r = RUN("compile", policy("docker-default.json"), "-f", "bpf", "-o",
+			      tmp("prog-in.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	setenv("SCMPC_PROGRESS_AFTER_MS", "0", 1);
+	r = RUN("optimize", tmp("prog-in.bpf"), "-o", tmp("prog-out.bpf"));
+	expect(&r, 0, NULL, NULL);
+	assert_null(strchr(r.err, '\r'));
+	result_free(&r);
+	r = run_pty((char *const[]){ "optimize", tmp("prog-in.bpf"), "-o", tmp("prog-out.bpf"),
+				     NULL });
+	expect(&r, 0, NULL, "\rscmp-compile: optimize 1/6 (16%)\033[K");
+	assert_non_null(strstr(r.err, "\rscmp-compile: optimize 6/6 (100%)\033[K\r\033[K"));
+	result_free(&r);
+	r = run_pty((char *const[]){ "optimize", tmp("prog-in.bpf"), "-o", tmp("prog-out.bpf"),
+				     "-q", NULL });
+	expect(&r, 0, NULL, NULL);
+	assert_null(strchr(r.err, '\r'));
+	result_free(&r);
+	unsetenv("SCMPC_PROGRESS_AFTER_MS");
+}
+
 /* Warnings of one kind past the third are counted, not printed, with a
  * line saying how many there were; --verbose prints each, -q none. */
 static void test_warning_groups(void **state)
@@ -3996,6 +4072,7 @@ int main(void)
 		cmocka_unit_test(test_lint),
 		cmocka_unit_test(test_lint_packaged),
 		cmocka_unit_test(test_warning_groups),
+		cmocka_unit_test(test_progress_tty),
 	};
 
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

@@ -109,4 +109,10 @@ void diag_warn_kind(scmpc_diag *d, const char *kind, const char *fmt, ...)
  * text TO already holds left out. */
 void diag_copy_warnings(scmpc_diag *to, const scmpc_diag *from, bool once);
 
+/* 0, or -EINVAL when PR (NULL: none) is a malformed struct scmpc_progress. */
+int progress_check(const struct scmpc_progress *pr, scmpc_diag *d);
+/* Tells PR's callback (if any) that STAGE is at DONE of TOTAL. */
+void progress_report(const struct scmpc_progress *pr, const char *stage, uint64_t done,
+		     uint64_t total);
+
 #endif

@@ -187,3 +187,16 @@ int opts_check(const void *opts, size_t sz, size_t need, size_t known, const cha
 					type, i, sz, known);
 	return 0;
 }
+
+int progress_check(const struct scmpc_progress *pr, scmpc_diag *d)
+{
+	return OPTS_VALID(pr, scmpc_progress, user, d);
+}
+
+void progress_report(const struct scmpc_progress *pr, const char *stage, uint64_t done,
+		     uint64_t total)
+{
+	/* checked by progress_check(): sz covers fn and user */
+	if (pr && pr->fn && total)
+		pr->fn(pr->user, stage, done < total ? done : total, total);
+}

@@ -321,6 +321,19 @@ int parse_args(int argc, char **argv, unsigned allowed, struct cli *c);
 int parse_exec_args(int argc, char **argv, unsigned allowed, struct cli *c);
 void free_caps(char **caps);
 
+/* ---- progress.c: one updating line on a terminal */
+
+/* A library call's progress, drawn on standard error once the call has
+ * run a second, when that is a terminal and -q is not given. */
+struct cli_progress {
+	struct scmpc_progress pr;	/* what the options point to */
+	double start_ms, after_ms;
+	bool on, drawn;
+};
+void progress_start(struct cli_progress *p, bool quiet);
+/* Clears the line, if one was drawn. */
+void progress_end(struct cli_progress *p);
+
 /* ---- caps.c: the capability set a profile is read with */
 
 /* Sets O's caps, caps_from, caps_add and podman_caps from --caps and

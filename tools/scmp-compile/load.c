@@ -239,7 +239,11 @@ int compile_policy_split(const char *name, const scmpc_policy *p, bool quiet,
 		errorf("%s", strerror(ENOMEM));
 		return -1;
 	}
+	struct cli_progress pr;
+	progress_start(&pr, quiet);
+	o.progress = &pr.pr;
 	rc = scmpc_compile_split(p, &o, out, d);
+	progress_end(&pr);
 	/* the pieces' warnings are the policy's, said once by the parser or
 	 * here: only what the split itself adds (the chain budget) is new */
 	report_warnings(name, d, quiet);
