@@ -1456,19 +1456,36 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
  */
 SCMPC_API const char *const *scmpc_json_default_caps(void);
 
-/* Podman's default capability set as containers/common 0.50.1 documents it
- * (pkg/config DefaultCapabilities; Debian 12's containers.conf lists the
- * same), NULL-terminated: what SCMPC_JSON_CAPS_PODMAN matches against when
- * scmpc_json_opts.podman_caps is NULL.  Static; do not free. */
+/**
+ * scmpc_json_podman_caps() - Podman's default capability set.
+ *
+ * containers/common 0.50.1's pkg/config DefaultCapabilities (Debian 12's
+ * containers.conf lists the same 11), NULL-terminated: what
+ * SCMPC_JSON_CAPS_PODMAN, asked for or detected, matches a profile's
+ * includes.caps and excludes.caps against when scmpc_json_opts.podman_caps
+ * is NULL.
+ *
+ * Return: a static array; do not free it.
+ */
 SCMPC_API const char *const *scmpc_json_podman_caps(void);
 
-/* The [containers] default_capabilities list of a containers.conf (TOML),
- * the LEN bytes at TEXT, as a NULL-terminated array in *OUT: one
- * allocation the caller frees with free().  Returns the number of
- * capabilities; 0 with *OUT NULL when the file does not set the list or
- * sets it empty (Podman then uses its built-in default).  -EINVAL (with
- * the line in D) for text this reader cannot follow or a list that holds
- * something other than strings, -ENOMEM. */
+/**
+ * scmpc_containers_conf_caps() - Read a containers.conf's default capabilities.
+ * @text: the file's text (TOML), @len bytes; not changed
+ * @out: gets the [containers] table's default_capabilities, NULL-terminated,
+ *       as one allocation the caller frees with free(); NULL when there are none
+ * @d: the error and its line, or NULL
+ *
+ * The library opens no file: the caller finds it (Podman reads
+ * CONTAINERS_CONF alone when set, else /usr/share/containers, /etc/containers
+ * and a rootless user's own, the last that sets the list winning) and hands
+ * its text here, then the list to scmpc_json_opts.podman_caps.
+ *
+ * Return: the number of capabilities; 0 with *@out NULL when the text does
+ * not set the list or sets it empty (Podman then uses its built-in default);
+ * -EINVAL for a NULL @out or @text with @len > 0, text this reader cannot
+ * follow or a list holding something other than strings; -ENOMEM.
+ */
 SCMPC_API int scmpc_containers_conf_caps(const char *text, size_t len, char ***out,
 					 scmpc_diag *d);
 
@@ -1862,16 +1879,20 @@ SCMPC_API void scmpc_prog_array_free(scmpc_prog **progs, size_t n);
  */
 #define SCMPC_LIFT_BAD_ARCH 0x1U	/* bad-arch action from the options, not the program */
 
-/*
- * Progress of work that can take seconds (scmpc_compile_split(),
- * scmpc_optimize()), for a caller that shows it: FN is called from the
- * calling thread, between steps, with the step's STAGE ("split",
- * "verify", "optimize": static strings) and DONE of TOTAL units (TOTAL >
- * 0, DONE <= TOTAL; a stage ends with DONE == TOTAL), and USER.  FN must
- * not call scmpc on the objects of the call it reports on.  The caller
- * owns the struct; an options struct points to it (NULL: no reports).
- * A malformed one (sz too small, unknown fields set) is refused with
- * -EINVAL, like the options struct that holds it.
+/**
+ * struct scmpc_progress - Where long work reports how far it is.
+ * @sz: sizeof(struct scmpc_progress)
+ * @fn: called from the calling thread between steps with @user, the stage
+ *      ("split", "verify", "optimize": static strings) and done of total
+ *      units (total > 0, done <= total; a stage ends with done == total); it
+ *      must not call scmpc on the objects of the call it reports on
+ * @user: passed to @fn
+ *
+ * For work that can take seconds (scmpc_compile_split(), scmpc_optimize()),
+ * so that a caller can show it: the library prints nothing.  The caller owns
+ * the struct; scmpc_split_opts.progress and scmpc_lift_opts.progress point to
+ * it (NULL: no reports).  A malformed one (sz too small, unknown fields set)
+ * is refused with -EINVAL, like the options struct that holds it.
  */
 struct scmpc_progress {
 	size_t sz;			/* sizeof(struct scmpc_progress) */
