@@ -196,6 +196,18 @@ SCMPC_API size_t scmpc_diag_warning_count(const scmpc_diag *d);
  * cleared or freed; NULL when @i is out of range or @d is NULL.
  */
 SCMPC_API const char *scmpc_diag_warning(const scmpc_diag *d, size_t i);
+/**
+ * scmpc_diag_warning_kind() - The kind of warning @i.
+ *
+ * The text the warning was made from, each part that varies between warnings
+ * of one kind (a path, a name, a number) left as its printf conversion, e.g.
+ * "unknown syscall \"%s\" skipped".  Warnings of one kind compare equal with
+ * strcmp(), so that a caller can group a thousand alike.
+ *
+ * Return: the kind, a string of the library's, valid while it is loaded;
+ * NULL when @i is out of range or @d is NULL.
+ */
+SCMPC_API const char *scmpc_diag_warning_kind(const scmpc_diag *d, size_t i);
 
 /* --------------------------------------------------------- architectures */
 
@@ -1372,6 +1384,17 @@ SCMPC_API const char *scmpc_runtime_name(enum scmpc_runtime r);
  */
 SCMPC_API int scmpc_runtime_from_name(const char *name);
 
+/* Whose default capability set a Docker-style profile's includes.caps and
+ * excludes.caps are matched against when scmpc_json_opts.caps is NULL. */
+enum scmpc_json_caps {
+	SCMPC_JSON_CAPS_AUTO = 0,	/* Podman's for containers/common's profile (one
+					   that names errnos: a top-level "defaultErrno"
+					   or an entry's "errno", which only its types
+					   have), Docker's for any other */
+	SCMPC_JSON_CAPS_DOCKER,		/* scmpc_json_default_caps() */
+	SCMPC_JSON_CAPS_PODMAN,		/* podman_caps, else scmpc_json_podman_caps() */
+};
+
 struct scmpc_json_opts {
 	size_t sz;
 	enum scmpc_json_flavor flavor;
@@ -1382,6 +1405,11 @@ struct scmpc_json_opts {
 	unsigned kernel_minor;
 	enum scmpc_runtime runtime;	/* default SCMPC_RUNTIME_RUNC */
 	uint32_t bad_arch_action;	/* with SCMPC_JSON_BAD_ARCH */
+	enum scmpc_json_caps caps_from;	/* with caps NULL: whose default set */
+	const char *const *podman_caps;	/* NULL-terminated: Podman's default set, e.g.
+					   containers.conf's; NULL = scmpc_json_podman_caps() */
+	const char *const *caps_add;	/* NULL-terminated: added to the default set
+					   (--cap-add); only with caps NULL */
 };
 
 /**
@@ -1427,6 +1455,39 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
  * Return: a static array.
  */
 SCMPC_API const char *const *scmpc_json_default_caps(void);
+
+/**
+ * scmpc_json_podman_caps() - Podman's default capability set.
+ *
+ * containers/common 0.50.1's pkg/config DefaultCapabilities (Debian 12's
+ * containers.conf lists the same 11), NULL-terminated: what
+ * SCMPC_JSON_CAPS_PODMAN, asked for or detected, matches a profile's
+ * includes.caps and excludes.caps against when scmpc_json_opts.podman_caps
+ * is NULL.
+ *
+ * Return: a static array; do not free it.
+ */
+SCMPC_API const char *const *scmpc_json_podman_caps(void);
+
+/**
+ * scmpc_containers_conf_caps() - Read a containers.conf's default capabilities.
+ * @text: the file's text (TOML), @len bytes; not changed
+ * @out: gets the [containers] table's default_capabilities, NULL-terminated,
+ *       as one allocation the caller frees with free(); NULL when there are none
+ * @d: the error and its line, or NULL
+ *
+ * The library opens no file: the caller finds it (Podman reads
+ * CONTAINERS_CONF alone when set, else /usr/share/containers, /etc/containers
+ * and a rootless user's own, the last that sets the list winning) and hands
+ * its text here, then the list to scmpc_json_opts.podman_caps.
+ *
+ * Return: the number of capabilities; 0 with *@out NULL when the text does
+ * not set the list or sets it empty (Podman then uses its built-in default);
+ * -EINVAL for a NULL @out or @text with @len > 0, text this reader cannot
+ * follow or a list holding something other than strings; -ENOMEM.
+ */
+SCMPC_API int scmpc_containers_conf_caps(const char *text, size_t len, char ***out,
+					 scmpc_diag *d);
 
 /* What bytes read from a file are, told apart without parsing them, for a
  * caller that takes both profiles and compiled filters. */
@@ -1818,6 +1879,27 @@ SCMPC_API void scmpc_prog_array_free(scmpc_prog **progs, size_t n);
  */
 #define SCMPC_LIFT_BAD_ARCH 0x1U	/* bad-arch action from the options, not the program */
 
+/**
+ * struct scmpc_progress - Where long work reports how far it is.
+ * @sz: sizeof(struct scmpc_progress)
+ * @fn: called from the calling thread between steps with @user, the stage
+ *      ("split", "verify", "optimize": static strings) and done of total
+ *      units (total > 0, done <= total; a stage ends with done == total); it
+ *      must not call scmpc on the objects of the call it reports on
+ * @user: passed to @fn
+ *
+ * For work that can take seconds (scmpc_compile_split(), scmpc_optimize()),
+ * so that a caller can show it: the library prints nothing.  The caller owns
+ * the struct; scmpc_split_opts.progress and scmpc_lift_opts.progress point to
+ * it (NULL: no reports).  A malformed one (sz too small, unknown fields set)
+ * is refused with -EINVAL, like the options struct that holds it.
+ */
+struct scmpc_progress {
+	size_t sz;			/* sizeof(struct scmpc_progress) */
+	void (*fn)(void *user, const char *stage, uint64_t done, uint64_t total);
+	void *user;
+};
+
 struct scmpc_lift_opts {
 	size_t sz;			/* sizeof(struct scmpc_lift_opts) */
 	unsigned flags;			/* SCMPC_LIFT_* */
@@ -1827,6 +1909,7 @@ struct scmpc_lift_opts {
 	size_t narches;
 	uint32_t bad_arch_action;	/* with SCMPC_LIFT_BAD_ARCH */
 	size_t max_paths;		/* paths through the program(s); 0 = 65536 */
+	const struct scmpc_progress *progress;	/* scmpc_optimize()'s steps; NULL: none */
 };
 
 /**
@@ -2420,6 +2503,7 @@ struct scmpc_split_opts {
 	/* Every program laid out for this workload, as
 	 * scmpc_compile_opts.hot; NULL: none. */
 	const struct scmpc_workload *hot;
+	const struct scmpc_progress *progress;	/* groups packed, pieces checked */
 };
 
 /**

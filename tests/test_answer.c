@@ -517,6 +517,56 @@ static void test_api(void **state)
 	scmpc_diag_free(d);
 }
 
+/* scmpc_optimize() reports its six steps (the lift, the input's worst
+ * path, three candidates, the proof) through the progress callback, in
+ * order, ending at 6 of 6; a progress struct with unknown fields set is
+ * refused. */
+struct opt_seen {
+	unsigned calls;
+	uint64_t last;
+	bool order_ok;
+};
+
+static void opt_note(void *user, const char *stage, uint64_t done, uint64_t total)
+{
+	struct opt_seen *s = user;
+	s->order_ok &= !strcmp(stage, "optimize") && total == 6 && done == s->last + 1;
+	s->last = done;
+	s->calls++;
+}
+
+static void test_optimize_progress(void **state)
+{
+	(void)state;
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1));
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL), 0);
+	struct scmpc_rule r = { .sz = sizeof(r), .syscall = "read", .action = SCMPC_ACT_ALLOW };
+	assert_true(scmpc_policy_add_rule(p, &r, NULL) >= 0);
+	scmpc_prog *in = NULL, *out = NULL;
+	assert_int_equal(scmpc_compile(p, NULL, &in, NULL), 0);
+
+	struct opt_seen seen = { .order_ok = true };
+	struct scmpc_progress pr = { .sz = sizeof(pr), .fn = opt_note, .user = &seen };
+	struct scmpc_lift_opts o = { .sz = sizeof(o), .progress = &pr };
+	scmpc_diag *d = scmpc_diag_new();
+	assert_int_equal(scmpc_optimize(scmpc_prog_insns(in), scmpc_prog_len(in), &o, &out, NULL,
+					NULL, d), 0);
+	assert_int_equal(seen.calls, 6);
+	assert_true(seen.order_ok);
+	scmpc_prog_free(out);
+	out = NULL;
+
+	struct { struct scmpc_progress pr; uint64_t extra; } big = { pr, 1 };
+	big.pr.sz = sizeof(big);
+	o.progress = &big.pr;
+	assert_int_equal(scmpc_optimize(scmpc_prog_insns(in), scmpc_prog_len(in), &o, &out, NULL,
+					NULL, d), -EINVAL);
+	assert_null(out);
+	scmpc_diag_free(d);
+	scmpc_prog_free(in);
+	scmpc_policy_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_planted),
 		cmocka_unit_test(test_intersect),
 		cmocka_unit_test(test_big_endian),
+		cmocka_unit_test(test_optimize_progress),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

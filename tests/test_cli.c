@@ -834,16 +834,58 @@ static void test_diff_exact(void **state)
 	result_free(&r);
 
 	/* Podman's profile under two capability sets: NETLINK_AUDIT sockets
-	 * need CAP_AUDIT_WRITE */
+	 * need CAP_AUDIT_WRITE, which Docker's default set has and Podman's
+	 * (the one its profile gets unless --caps says otherwise) has not */
 	char *podman = policy("podman-default.json");
-	r = RUN("compile", podman, "--caps", "CAP_CHOWN", "-o", tmp("p1.bpf"), "-q");
+	r = RUN("compile", podman, "-o", tmp("p1.bpf"), "-q");
 	expect(&r, 0, NULL, NULL);
 	result_free(&r);
-	r = RUN("compile", podman, "-o", tmp("p2.bpf"), "-q");
+	r = RUN("compile", podman, "--caps", "docker", "-o", tmp("p2.bpf"), "-q");
 	expect(&r, 0, NULL, NULL);
 	result_free(&r);
 	r = RUN("diff", tmp("p1.bpf"), tmp("p2.bpf"), "-a", "x86_64");
 	expect(&r, 1, "x86_64 41 socket a0 == 0x10 && a2 == 0x9: A=ERRNO(22) B=ALLOW", NULL);
+	result_free(&r);
+	/* Podman's set named, with CAP_AUDIT_WRITE added, or from a
+	 * containers.conf that lists it */
+	static char *const same[][2] = {
+		{ "--caps", "podman" },
+		{ "--caps", "podman,chown" },
+	};
+	for (size_t i = 0; i < 2; i++) {
+		r = RUN("compile", podman, same[i][0], same[i][1], "-o", tmp("p3.bpf"), "-q");
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		r = RUN("diff", tmp("p1.bpf"), tmp("p3.bpf"), "-a", "x86_64");
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+	}
+	r = RUN("compile", podman, "--caps", "default,audit_write", "-o", tmp("p3.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("diff", tmp("p2.bpf"), tmp("p3.bpf"), "-a", "x86_64");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	write_text(tmp("containers.conf"),
+		   "[containers]\ndefault_capabilities = [\"CHOWN\", \"AUDIT_WRITE\", "
+		   "\"SYS_CHROOT\"]\n");
+	setenv("CONTAINERS_CONF", tmp("containers.conf"), 1);
+	r = RUN("compile", podman, "-o", tmp("p3.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("diff", tmp("p2.bpf"), tmp("p3.bpf"), "-a", "x86_64");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	write_text(tmp("containers.conf"), "[containers]\ndefault_capabilities = [3]\n");
+	r = RUN("compile", podman, "-o", tmp("p3.bpf"));
+	expect(&r, 0, NULL, "line 2: containers.conf: default_capabilities holds something other");
+	result_free(&r);
+	unsetenv("CONTAINERS_CONF");
+	r = RUN("diff", tmp("p1.bpf"), tmp("p3.bpf"), "-a", "x86_64");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("compile", podman, "--caps", "docker,podman", "-o", tmp("p3.bpf"));
+	expect(&r, 2, NULL, "--caps names two default sets");
 	result_free(&r);
 
 	/* Docker's default against Podman's, both ways, and each against
@@ -952,6 +994,130 @@ static void test_canary(void **state)
 		if (nrs[i] != 63)
 			fail_msg("the canary logged syscall %ld for uname(1)", nrs[i]);
 	print_message("the kernel logged uname(2) %zu time(s), nothing else\n", n);
+}
+
+/* Run the CLI with its standard error on a new pseudo-terminal (standard
+ * output to /dev/null); what the terminal got comes back in r.err. */
+static struct result run_pty(char *const *args)
+{
+	struct result r = { 0 };
+	char *argv[64], buf[4096];
+	size_t n = 0;
+	int ws;
+
+	argv[n++] = (char *)cli_path();
+	for (size_t i = 0; args[i]; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(m >= 0);
+	assert_int_equal(grantpt(m), 0);
+	assert_int_equal(unlockpt(m), 0);
+	char *sname = ptsname(m);
+	assert_non_null(sname);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int s = open(sname, O_RDWR | O_NOCTTY);
+		int null = open("/dev/null", O_WRONLY);
+		if (s < 0 || null < 0)
+			_exit(127);
+		dup2(s, 2);
+		dup2(null, 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	r.err = calloc(1, 1);
+	r.out = calloc(1, 1);
+	for (;;) {
+		ssize_t got = read(m, buf, sizeof(buf));
+		if (got > 0)
+			append(&r.err, &r.err_len, buf, (size_t)got);
+		else if (got < 0 && errno == EINTR)
+			continue;
+		else
+			break;	/* EIO: the child closed the terminal's last fd */
+	}
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	close(m);
+	r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	return r;
+}
+
+/* Progress: one line rewritten in place on a terminal (the delay set to
+ * none by the test hook, so no test waits), nothing with -q, nothing when
+ * standard error is a pipe. */
+static void test_progress_tty(void **state)
+{
+	(void)state;
+	struct result r = RUN("compile", policy("docker-default.json"), "-f", "bpf", "-o",
+			      tmp("prog-in.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	setenv("SCMPC_PROGRESS_AFTER_MS", "0", 1);
+	r = RUN("optimize", tmp("prog-in.bpf"), "-o", tmp("prog-out.bpf"));
+	expect(&r, 0, NULL, NULL);
+	assert_null(strchr(r.err, '\r'));
+	result_free(&r);
+	r = run_pty((char *const[]){ "optimize", tmp("prog-in.bpf"), "-o", tmp("prog-out.bpf"),
+				     NULL });
+	expect(&r, 0, NULL, "\rscmp-compile: optimize 1/6 (16%)\033[K");
+	assert_non_null(strstr(r.err, "\rscmp-compile: optimize 6/6 (100%)\033[K\r\033[K"));
+	result_free(&r);
+	r = run_pty((char *const[]){ "optimize", tmp("prog-in.bpf"), "-o", tmp("prog-out.bpf"),
+				     "-q", NULL });
+	expect(&r, 0, NULL, NULL);
+	assert_null(strchr(r.err, '\r'));
+	result_free(&r);
+	unsetenv("SCMPC_PROGRESS_AFTER_MS");
+}
+
+/* Warnings of one kind past the third are counted, not printed, with a
+ * line saying how many there were; --verbose prints each, -q none. */
+static void test_warning_groups(void **state)
+{
+	(void)state;
+	char text[4096];
+	size_t n = (size_t)snprintf(text, sizeof(text),
+				    "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"bogus\": 1, "
+				    "\"syscalls\": [{\"action\": \"SCMP_ACT_ALLOW\", \"names\": [\"read\"");
+	for (int i = 0; i < 10; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, ", \"no_such_call_%d\"", i);
+	snprintf(text + n, sizeof(text) - n, "]}]}");
+	write_text(tmp("warny.json"), text);
+
+	struct result r = RUN("compile", tmp("warny.json"), "-o", tmp("warny.bpf"));
+	expect(&r, 0, NULL, "syscalls[0].names[3]: unknown syscall \"no_such_call_2\" skipped");
+	assert_null(strstr(r.err, "no_such_call_3"));
+	assert_non_null(strstr(r.err, "unknown key \"bogus\" ignored"));
+	assert_non_null(strstr(r.err, "warny.json: 7 more like that: "
+				      "unknown syscall \"*\" skipped\n"));
+	assert_non_null(strstr(r.err, "warny.json: 11 warnings of 2 kinds, 4 shown "
+				      "(--verbose prints every one)\n"));
+	result_free(&r);
+
+	r = RUN("compile", tmp("warny.json"), "-o", tmp("warny.bpf"), "--verbose");
+	expect(&r, 0, NULL, "unknown syscall \"no_such_call_9\" skipped");
+	assert_null(strstr(r.err, "more like that"));
+	assert_null(strstr(r.err, "warnings of"));
+	result_free(&r);
+
+	r = RUN("compile", tmp("warny.json"), "-o", tmp("warny.bpf"), "-q");
+	expect(&r, 0, NULL, NULL);
+	assert_string_equal(r.err, "");
+	result_free(&r);
+
+	/* three alike are all printed, as before, with no summary */
+	text[n] = '\0';
+	char *cut = strstr(text, ", \"no_such_call_3\"");
+	assert_non_null(cut);
+	snprintf(cut, sizeof(text) - (size_t)(cut - text), "]}]}");
+	write_text(tmp("warny.json"), text);
+	r = RUN("compile", tmp("warny.json"), "-o", tmp("warny.bpf"));
+	expect(&r, 0, NULL, "unknown syscall \"no_such_call_2\" skipped");
+	assert_null(strstr(r.err, "more like that"));
+	assert_null(strstr(r.err, "warnings of"));
+	result_free(&r);
 }
 
 /* The test files of the packaged profiles hold, and stop holding when the
@@ -3905,6 +4071,8 @@ int main(void)
 		cmocka_unit_test(test_explain_pid),
 		cmocka_unit_test(test_lint),
 		cmocka_unit_test(test_lint_packaged),
+		cmocka_unit_test(test_warning_groups),
+		cmocka_unit_test(test_progress_tty),
 	};
 
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

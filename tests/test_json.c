@@ -503,14 +503,45 @@ static void podman_x86_64(void **state)
 	CALL(p, X86_64, "setns", ALLOW);
 	assert_string_equal(origin_of(p, X86_64, "setns", 0, 0, 0), "syscalls[1].names[289]");
 
-	/* with CAP_AUDIT_WRITE, entry 34 alone */
+	/* Read with Podman's own default set, which has no CAP_AUDIT_WRITE:
+	 * entries 30-33, so a NETLINK_AUDIT socket gets EINVAL, as under
+	 * Podman. */
 	CALL1(p, X86_64, "socket", 40, ALLOW);
 	CALL1(p, X86_64, "socket", 2, ALLOW);
-	CALL3(p, X86_64, "socket", 16, 3, 9, ALLOW);
-	assert_string_equal(origin_of(p, X86_64, "socket", 2, 0, 0), "syscalls[34].names[0]");
+	CALL3(p, X86_64, "socket", 16, 3, 9, SCMPC_ACT_ERRNO(22));
+	assert_string_equal(origin_of(p, X86_64, "socket", 16, 3, 9), "syscalls[30].names[0]");
 
 	assert_int_equal(eval_nr(p, X86_64, 1000, 0, 0, 0, NULL), ENOSYS_);
 	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
+/* Podman's profile read with Docker's set (CAP_AUDIT_WRITE in it), asked
+ * for, or as Podman's set plus CAP_AUDIT_WRITE: entry 34 alone. */
+static void podman_with_docker_caps(void **state)
+{
+	(void)state;
+	static const char *const audit[] = { "audit_write", NULL };
+	static const char *const conf[] = { "CHOWN", "AUDIT_WRITE", NULL };
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_diag *d = scmpc_diag_new();
+
+	for (int i = 0; i < 3; i++) {
+		o = opts_for(X86_64);
+		if (i == 0)
+			o.caps_from = SCMPC_JSON_CAPS_DOCKER;
+		else if (i == 1)
+			o.caps_add = audit;
+		else
+			o.podman_caps = conf;
+		scmpc_policy *p = load_policy("podman-default.json", &o, d);
+		CALL1(p, X86_64, "socket", 40, ALLOW);
+		CALL3(p, X86_64, "socket", 16, 3, 9, ALLOW);
+		assert_string_equal(origin_of(p, X86_64, "socket", 2, 0, 0), "syscalls[34].names[0]");
+		/* CAP_SYS_CHROOT: in Docker's set and Podman's, not in CONF */
+		CALL(p, X86_64, "chroot", i == 2 ? EPERM_ : ALLOW);
+		scmpc_policy_free(p);
+	}
 	scmpc_diag_free(d);
 }
 
@@ -1577,6 +1608,160 @@ static void input_kinds(void **state)
 
 /* scmpc_json_default_caps() is the set a profile is read with when the
  * caller names none. */
+/* Which default set a profile is read with: Podman's for a profile that
+ * names errnos as containers/common's types do, Docker's otherwise, the
+ * one asked for when caps_from says; options that contradict refused. */
+static void caps_detection(void **state)
+{
+	(void)state;
+	/* entry 0 needs CAP_AUDIT_WRITE (Docker's, not Podman's), entry 1
+	 * CAP_NET_RAW (likewise) */
+	static const char *const texts[] = {
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
+		"{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"includes\": {\"caps\": [\"CAP_AUDIT_WRITE\"]}}]}",
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrno\": \"EPERM\", \"syscalls\": ["
+		"{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"includes\": {\"caps\": [\"CAP_AUDIT_WRITE\"]}}]}",
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
+		"{\"names\": [\"getpid\"], \"action\": \"SCMP_ACT_ERRNO\", \"errno\": \"EPERM\"},"
+		"{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"includes\": {\"caps\": [\"CAP_AUDIT_WRITE\"]}}]}",
+	};
+	static const char *const mine[] = { "CAP_CHOWN", NULL };
+	static const bool podman[] = { false, true, true };
+	scmpc_diag *d = scmpc_diag_new();
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		for (int from = SCMPC_JSON_CAPS_AUTO; from <= SCMPC_JSON_CAPS_PODMAN; from++) {
+			struct scmpc_json_opts o = opts_for(X86_64);
+			o.caps_from = (enum scmpc_json_caps)from;
+			o.flags = SCMPC_JSON_NO_ENOSYS;	/* runc's stub would answer ENOSYS */
+			scmpc_policy *p = parse_ok(texts[i], &o, d);
+			bool pod = from == SCMPC_JSON_CAPS_AUTO ? podman[i] : from == SCMPC_JSON_CAPS_PODMAN;
+			CALL(p, X86_64, "socket", pod ? EPERM_ : ALLOW);
+			scmpc_policy_free(p);
+		}
+	}
+
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_policy *p = NULL;
+	o.caps_from = (enum scmpc_json_caps)3;
+	assert_int_equal(scmpc_policy_from_json(texts[0], strlen(texts[0]), &o, &p, d), -EINVAL);
+	o = opts_for(X86_64);
+	o.caps = mine;
+	o.caps_add = mine;
+	assert_int_equal(scmpc_policy_from_json(texts[0], strlen(texts[0]), &o, &p, d), -EINVAL);
+	assert_non_null(strstr(scmpc_diag_message(d), "set caps alone"));
+	o.caps_add = NULL;
+	o.caps_from = SCMPC_JSON_CAPS_PODMAN;
+	assert_int_equal(scmpc_policy_from_json(texts[0], strlen(texts[0]), &o, &p, d), -EINVAL);
+	assert_null(p);
+	scmpc_diag_free(d);
+}
+
+/* containers.conf's default_capabilities as containers/common reads them:
+ * the [containers] table's key only, past comments, other tables, nested
+ * arrays and strings of every form; the packaged file's list is Podman's
+ * documented one. */
+static void containers_conf(void **state)
+{
+	(void)state;
+	scmpc_diag *d = scmpc_diag_new();
+	char **caps = NULL;
+
+	static const char text[] =
+		"# default_capabilities = [\"SYS_ADMIN\"]\n"
+		"default_capabilities = [\"NOT_THIS_TABLE\"]\n"
+		"[engine]\n"
+		"default_capabilities = [\"NOR_THIS\"]\n"
+		"x = [[1, 2], [\"]\"], {a = \"[containers]\"}]\n"
+		"y = \"\"\"\n[containers]\ndefault_capabilities = [\"NOR_IN_A_STRING\"]\n\"\"\"\n"
+		"[ containers ]\n"
+		"devices = [] # ]\n"
+		"default_capabilities = [\n"
+		"  \"CHOWN\",   # the first\n"
+		"  'KILL',\n"
+		"  \"SYS_\\\"CHROOT\",\n"
+		"]\n"
+		"[[containers.more]]\n"
+		"default_capabilities = [\"NOR_IN_AN_ARRAY_OF_TABLES\"]\n";
+	assert_int_equal(scmpc_containers_conf_caps(text, strlen(text), &caps, d), 3);
+	assert_string_equal(caps[0], "CHOWN");
+	assert_string_equal(caps[1], "KILL");
+	assert_string_equal(caps[2], "SYS_\"CHROOT");
+	assert_null(caps[3]);
+	free(caps);
+
+	/* unset, or empty: Podman's built-in default */
+	static const char empty[] = "[containers]\ndefault_capabilities = [ ]\n";
+	caps = (char **)1;
+	assert_int_equal(scmpc_containers_conf_caps(empty, strlen(empty), &caps, d), 0);
+	assert_null(caps);
+	assert_int_equal(scmpc_containers_conf_caps("", 0, &caps, d), 0);
+	assert_null(caps);
+
+	static const char *const bad[] = {
+		"[containers]\ndefault_capabilities = [\"CHOWN\", 3]\n",
+		"[containers]\ndefault_capabilities = \"CHOWN\"\n",
+		"[containers]\n\ndefault_capabilities = [\"CHOWN\"\n",
+		"[containers\n",
+		"[containers]\nx = \"open\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(scmpc_containers_conf_caps(bad[i], strlen(bad[i]), &caps, d), -EINVAL);
+		assert_null(caps);
+		assert_non_null(strstr(scmpc_diag_where(d), "line "));
+	}
+	assert_string_equal(scmpc_diag_where(d), "line 2");
+	assert_int_equal(scmpc_containers_conf_caps(NULL, 1, &caps, d), -EINVAL);
+
+	/* the packaged file (golang-github-containers-common) against the
+	 * built-in list */
+	char *pkg = NULL;
+	size_t len = 0;
+	if (testutil_load_file("/usr/share/containers/containers.conf", &pkg, &len) == 0) {
+		const char *const *builtin = scmpc_json_podman_caps();
+		int n = scmpc_containers_conf_caps(pkg, len, &caps, d);
+		assert_int_equal(n, 11);
+		for (int i = 0; i < n; i++) {
+			assert_non_null(builtin[i]);
+			assert_string_equal(caps[i], builtin[i] + 4);
+		}
+		assert_null(builtin[n]);
+		free(caps);
+		free(pkg);
+	}
+	scmpc_diag_free(d);
+}
+
+/* Warnings carry their kind: alike ones share it whatever their names
+ * and paths, others do not; NULL past the last. */
+static void warning_kinds(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"bogus\": 1, \"syscalls\": ["
+		"{\"action\": \"SCMP_ACT_ALLOW\", \"names\": [\"no_such_a\", \"read\"]},"
+		"{\"action\": \"SCMP_ACT_ALLOW\", \"names\": [\"no_such_b\"]}]}";
+	struct scmpc_json_opts o = opts_for(X86_64);
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_policy *p = parse_ok(text, &o, d);
+	const char *k[3];
+
+	assert_int_equal(scmpc_diag_warning_count(d), 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_non_null(k[i] = scmpc_diag_warning_kind(d, i));
+	assert_null(scmpc_diag_warning_kind(d, 3));
+	assert_null(scmpc_diag_warning_kind(NULL, 0));
+	assert_non_null(strstr(scmpc_diag_warning(d, 1), "no_such_a"));
+	assert_string_equal(k[1], "unknown syscall \"%s\" skipped");
+	assert_string_equal(k[1], k[2]);
+	assert_string_not_equal(k[0], k[1]);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
 static void default_caps(void **state)
 {
 	(void)state;
@@ -2271,6 +2456,10 @@ int main(void)
 		cmocka_unit_test(large_profile_errors),
 		cmocka_unit_test(input_kinds),
 		cmocka_unit_test(default_caps),
+		cmocka_unit_test(caps_detection),
+		cmocka_unit_test(warning_kinds),
+		cmocka_unit_test(containers_conf),
+		cmocka_unit_test(podman_with_docker_caps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

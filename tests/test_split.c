@@ -642,6 +642,61 @@ static void test_hot(void **state)
 	free(t.r);
 }
 
+/* What a progress callback saw: each stage's calls in order. */
+struct seen {
+	size_t calls, split_calls, verify_calls;
+	uint64_t last_done, last_total;
+	const char *last_stage;
+	bool backwards, over;
+};
+
+static void note(void *user, const char *stage, uint64_t done, uint64_t total)
+{
+	struct seen *s = user;
+	bool same = s->last_stage && !strcmp(s->last_stage, stage);
+	s->calls++;
+	s->split_calls += !strcmp(stage, "split");
+	s->verify_calls += !strcmp(stage, "verify");
+	s->backwards |= same && done < s->last_done;
+	s->over |= done > total || !total;
+	s->last_stage = stage;
+	s->last_done = done;
+	s->last_total = total;
+}
+
+/* A split reports the groups it has packed, then the pieces it has
+ * checked, each stage ending at its total; a malformed progress struct is
+ * refused. */
+static void test_progress(void **state)
+{
+	(void)state;
+	struct tpol t;
+	big_policy(&t, 300, 3, SCMPC_ACT_ERRNO(38));
+	scmpc_policy *p = tpol_build(&t);
+	struct seen seen = { 0 };
+	struct scmpc_progress pr = { .sz = sizeof(pr), .fn = note, .user = &seen };
+	SCMPC_OPTS(scmpc_split_opts, o, .progress = &pr);
+	scmpc_prog **progs = NULL;
+	scmpc_diag *d = scmpc_diag_new();
+	int n = scmpc_compile_split(p, &o, &progs, d);
+	if (n < 2)
+		fail_msg("%d: %s", n, scmpc_diag_message(d));
+	assert_true(seen.split_calls >= 2);
+	assert_int_equal(seen.verify_calls, (size_t)n);
+	assert_false(seen.backwards);
+	assert_false(seen.over);
+	assert_string_equal(seen.last_stage, "verify");
+	assert_true(seen.last_done == seen.last_total && seen.last_total == (uint64_t)n);
+	scmpc_prog_array_free(progs, (size_t)n);
+
+	pr.sz = sizeof(size_t);
+	assert_int_equal(scmpc_compile_split(p, &o, &progs, d), -EINVAL);
+	assert_non_null(strstr(scmpc_diag_message(d), "scmpc_progress"));
+	scmpc_diag_free(d);
+	scmpc_policy_free(p);
+	free(t.r);
+}
+
 static void test_bad_opts(void **state)
 {
 	(void)state;
@@ -935,6 +990,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fits),
 		cmocka_unit_test(test_bad_opts),
+		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_one_call_too_big),
 		cmocka_unit_test(test_random_100k_bounded),
 		cmocka_unit_test(test_groups_together),

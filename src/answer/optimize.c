@@ -66,12 +66,19 @@ SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
 	*out = NULL;
 	if (policy)
 		*policy = NULL;
+	/* steps: the lift, the input's worst path, three candidates, the
+	 * proof; an old caller's sz may not reach progress */
+	const struct scmpc_progress *pr =
+		o && o->sz >= OPTS_END(scmpc_lift_opts, progress) ? o->progress : NULL;
+	enum { STEPS = 6 };
 	if ((err = scmpc_lift(insns, len, o, &p, d)) < 0)
 		return err;
+	progress_report(pr, "optimize", 1, STEPS);
 	bool changes = o && (o->narches || (o->flags & SCMPC_LIFT_BAD_ARCH));
 	res.old_len = len;
 	if ((err = worst_path(insns, len, o, &res.old_worst, d)) < 0)
 		goto out;
+	progress_report(pr, "optimize", 2, STEPS);
 
 	/* The candidates: scmpc's default layout, then for size, then for
 	 * the path; the first that beats the input on size (and does not
@@ -105,6 +112,7 @@ SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
 		} else {
 			scmpc_prog_free(cand);
 		}
+		progress_report(pr, "optimize", 3 + k, STEPS);
 	}
 	if (!best) {
 		res.kept_input = true;
@@ -127,6 +135,8 @@ SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
 				       W.each[2 * i + 1], W.each[2 * i]);
 	res.proof_paths = W.npaths;
 	walker_fini(&W);
+	if (err >= 0)
+		progress_report(pr, "optimize", STEPS, STEPS);
 out:
 	if (err < 0) {
 		scmpc_prog_free(best);

@@ -100,5 +100,19 @@ void diag_warn(scmpc_diag *d, const char *fmt, ...) __attribute__((format(printf
 /* The same, unless D already holds that exact warning (views are made once
  * per compile, eval and check, and say the same each time). */
 void diag_warn_once(scmpc_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A warning whose kind (scmpc_diag_warning_kind()) is KIND, a string of
+ * static storage, rather than FMT: for a message formatted in two steps
+ * or copied from another diag. */
+void diag_warn_kind(scmpc_diag *d, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* FROM's warnings appended to TO's, kinds kept; with ONCE, those whose
+ * text TO already holds left out. */
+void diag_copy_warnings(scmpc_diag *to, const scmpc_diag *from, bool once);
+
+/* 0, or -EINVAL when PR (NULL: none) is a malformed struct scmpc_progress. */
+int progress_check(const struct scmpc_progress *pr, scmpc_diag *d);
+/* Tells PR's callback (if any) that STAGE is at DONE of TOTAL. */
+void progress_report(const struct scmpc_progress *pr, const char *stage, uint64_t done,
+		     uint64_t total);
 
 #endif

@@ -11,7 +11,8 @@ struct scmpc_diag {
 	char msg[512];
 	char where[128];
 	char **warnings;
-	size_t nwarnings, cap;
+	const char **kinds;	/* per warning: the format it was made from */
+	size_t nwarnings, cap, kcap;
 };
 
 SCMPC_API scmpc_diag *scmpc_diag_new(void)
@@ -40,6 +41,7 @@ SCMPC_API void scmpc_diag_free(scmpc_diag *d)
 		return;
 	scmpc_diag_clear(d);
 	free(d->warnings);
+	free(d->kinds);
 	free(d);
 }
 
@@ -52,6 +54,11 @@ SCMPC_API size_t scmpc_diag_warning_count(const scmpc_diag *d) { return d ? d->n
 SCMPC_API const char *scmpc_diag_warning(const scmpc_diag *d, size_t i)
 {
 	return d && i < d->nwarnings ? d->warnings[i] : NULL;
+}
+
+SCMPC_API const char *scmpc_diag_warning_kind(const scmpc_diag *d, size_t i)
+{
+	return d && i < d->nwarnings ? d->kinds[i] : NULL;
 }
 
 /* Record error ERR in D with its message and place: WHERE, else "insn INSN", else none. */
@@ -91,9 +98,10 @@ int diag_err_insn(scmpc_diag *d, int err, long insn, const char *fmt, ...)
 }
 
 /* ONCE: not when the same text is already listed (a fact found once per
- * ABI or per rule copy is worth one line). */
-__attribute__((format(printf, 3, 0)))
-static void add_warning(scmpc_diag *d, bool once, const char *fmt, va_list ap)
+ * ABI or per rule copy is worth one line).  KIND: the warning's kind, a
+ * string of static storage. */
+__attribute__((format(printf, 4, 0)))
+static void add_warning(scmpc_diag *d, bool once, const char *kind, const char *fmt, va_list ap)
 {
 	char buf[512];
 
@@ -101,11 +109,15 @@ static void add_warning(scmpc_diag *d, bool once, const char *fmt, va_list ap)
 	for (size_t i = 0; once && i < d->nwarnings; i++)
 		if (!strcmp(d->warnings[i], buf))
 			return;
-	if (!array_reserve(&d->warnings, &d->cap, d->nwarnings, sizeof(*d->warnings), 8))
-		return;	/* a warning lost to ENOMEM is not worth failing for */
+	/* a warning lost to ENOMEM is not worth failing for */
+	if (!array_reserve(&d->warnings, &d->cap, d->nwarnings, sizeof(*d->warnings), 8) ||
+	    !array_reserve(&d->kinds, &d->kcap, d->nwarnings, sizeof(*d->kinds), 8))
+		return;
 	char *s = strdup(buf);
-	if (s)
+	if (s) {
+		d->kinds[d->nwarnings] = kind;
 		d->warnings[d->nwarnings++] = s;
+	}
 }
 
 void diag_warn(scmpc_diag *d, const char *fmt, ...)
@@ -115,7 +127,7 @@ void diag_warn(scmpc_diag *d, const char *fmt, ...)
 	if (!d)
 		return;
 	va_start(ap, fmt);
-	add_warning(d, false, fmt, ap);
+	add_warning(d, false, fmt, fmt, ap);
 	va_end(ap);
 }
 
@@ -126,8 +138,30 @@ void diag_warn_once(scmpc_diag *d, const char *fmt, ...)
 	if (!d)
 		return;
 	va_start(ap, fmt);
-	add_warning(d, true, fmt, ap);
+	add_warning(d, true, fmt, fmt, ap);
 	va_end(ap);
+}
+
+void diag_warn_kind(scmpc_diag *d, const char *kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	add_warning(d, false, kind ? kind : fmt, fmt, ap);
+	va_end(ap);
+}
+
+void diag_copy_warnings(scmpc_diag *to, const scmpc_diag *from, bool once)
+{
+	for (size_t i = 0; to && from && i < from->nwarnings; i++) {
+		bool seen = false;
+		for (size_t k = 0; once && !seen && k < to->nwarnings; k++)
+			seen = !strcmp(to->warnings[k], from->warnings[i]);
+		if (!seen)
+			diag_warn_kind(to, from->kinds[i], "%s", from->warnings[i]);
+	}
 }
 
 void out_fill(void *out, size_t out_sz, const void *local, size_t local_sz)
@@ -152,4 +186,17 @@ int opts_check(const void *opts, size_t sz, size_t need, size_t known, const cha
 					"(byte %zu of %zu is not zero; this version knows %zu bytes)",
 					type, i, sz, known);
 	return 0;
+}
+
+int progress_check(const struct scmpc_progress *pr, scmpc_diag *d)
+{
+	return OPTS_VALID(pr, scmpc_progress, user, d);
+}
+
+void progress_report(const struct scmpc_progress *pr, const char *stage, uint64_t done,
+		     uint64_t total)
+{
+	/* checked by progress_check(): sz covers fn and user */
+	if (pr && pr->fn && total)
+		pr->fn(pr->user, stage, done < total ? done : total, total);
 }

@@ -40,7 +40,8 @@ SCMPC_API int scmpc_compile_split(const scmpc_policy *p, const struct scmpc_spli
 	if (!p || !out)
 		return diag_err(d, -EINVAL, NULL, "no policy or no output");
 	*out = NULL;
-	if ((rc = compile_flags_check(opts.flags, d)) < 0)
+	if ((rc = compile_flags_check(opts.flags, d)) < 0 ||
+	    (rc = progress_check(opts.progress, d)) < 0)
 		return rc;
 	if (opts.max_insns > SPLIT_MAX_INSNS)
 		return diag_err(d, -EINVAL, NULL, "max_insns %u is above the kernel's %u",

@@ -33,6 +33,7 @@ struct splitter {
 	bool seccomp_filler;	/* pieces but the last allow seccomp(2) by a rule of their own */
 	char why[512];		/* why the last piece tried did not fit */
 	struct compile_budget budget;	/* lowering work left for every compile */
+	const struct scmpc_progress *progress;	/* the caller's, or NULL */
 };
 
 /* The splitter's bound: the lowering work of all the compiles it makes,
@@ -370,6 +371,7 @@ static int probe_run(struct splitter *s, size_t start, size_t end, size_t *lo, s
 	} else {
 		*hi = end;
 	}
+	progress_report(s->progress, "split", *lo, s->ngroups);
 	return 0;
 }
 
@@ -398,6 +400,7 @@ static int pack(struct splitter *s, size_t max_progs, struct piece **out, size_t
 		}
 		/* lo: the longest run known to fit (start: none); hi: the
 		 * shortest known not to. */
+		progress_report(s->progress, "split", start, s->ngroups);
 		if (start && (rc = probe_run(s, start, s->ngroups, &lo, &hi, &best)) < 0)
 			goto fail;
 		for (size_t k = 1; hi > lo + 1 && start + k < hi; k *= 2) {
@@ -431,6 +434,7 @@ static int pack(struct splitter *s, size_t max_progs, struct piece **out, size_t
 		pcs[n++] = best;
 		start = lo;
 	}
+	progress_report(s->progress, "split", s->ngroups, s->ngroups);
 	*out = pcs;
 	*nout = n;
 	return 0;
@@ -663,7 +667,7 @@ int split_policy(const scmpc_policy *p, const struct scmpc_split_opts *opts, scm
 	struct splitter s = {
 		.p = p, .d = d, .flags = opts->flags, .hot = opts->hot,
 		.max_insns = opts->max_insns ? opts->max_insns : SPLIT_MAX_INSNS,
-		.budget = { SPLIT_MAX_WORK },
+		.budget = { SPLIT_MAX_WORK }, .progress = opts->progress,
 	};
 
 	/* A policy that fits is its own one program. */
@@ -675,8 +679,8 @@ int split_policy(const scmpc_policy *p, const struct scmpc_split_opts *opts, scm
 	rc = compile_policy(p, &co, &whole, NULL, &s.budget, scratch);
 	if (rc == 0 && whole->len <= s.max_insns) {
 		scmpc_prog **arr = malloc(sizeof(*arr));
-		for (size_t i = 0; arr && i < scmpc_diag_warning_count(scratch); i++)
-			diag_warn(d, "%s", scmpc_diag_warning(scratch, i));
+		if (arr)
+			diag_copy_warnings(d, scratch, false);
 		scmpc_diag_free(scratch);
 		if (!arr) {
 			scmpc_prog_free(whole);
@@ -704,8 +708,8 @@ int split_policy(const scmpc_policy *p, const struct scmpc_split_opts *opts, scm
 			goto out;
 		}
 		rc = scmpc_verify_policy(pcs[i].pol, pcs[i].prog->insns, pcs[i].prog->len, w);
-		for (size_t k = 0; k < scmpc_diag_warning_count(w); k++)
-			diag_warn_once(d, "%s", scmpc_diag_warning(w, k));
+		diag_copy_warnings(d, w, true);
+		progress_report(opts->progress, "verify", i + 1, n);
 		if (rc < 0)
 			rc = diag_err(d, rc, NULL, "internal error: program %zu of %zu disagrees with "
 				      "its part of the policy: %s", i + 1, n, scmpc_diag_message(w));

@@ -34,10 +34,11 @@ void jwarn(struct jctx *c, const char *where, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* the kind is FMT: the path and the values vary within it */
 	if (where && where[0])
-		diag_warn(c->d, "%s: %s", where, msg);
+		diag_warn_kind(c->d, fmt, "%s: %s", where, msg);
 	else
-		diag_warn(c->d, "%s", msg);
+		diag_warn_kind(c->d, fmt, "%s", msg);
 }
 
 /* Appends the LEN bytes at S to BUF, which holds *AT bytes, within

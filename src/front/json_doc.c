@@ -153,8 +153,7 @@ static int replay(scmpc_diag *from, scmpc_diag *to, int r)
 {
 	if (from == to)
 		return r;
-	for (size_t i = 0; i < scmpc_diag_warning_count(from); i++)
-		diag_warn(to, "%s", scmpc_diag_warning(from, i));
+	diag_copy_warnings(to, from, false);
 	if (r)
 		diag_err(to, r, scmpc_diag_where(from), "%s", scmpc_diag_message(from));
 	return r;

@@ -52,6 +52,19 @@ SCMPC_API const char *const *scmpc_json_default_caps(void)
 	return docker_default_caps;
 }
 
+/* Podman's (containers/common 0.50.1 pkg/config DefaultCapabilities):
+ * Docker's without CAP_AUDIT_WRITE, CAP_MKNOD and CAP_NET_RAW. */
+static const char *const podman_default_caps[] = {
+	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL",
+	"CAP_NET_BIND_SERVICE", "CAP_SETFCAP", "CAP_SETGID", "CAP_SETPCAP", "CAP_SETUID",
+	"CAP_SYS_CHROOT", NULL,
+};
+
+SCMPC_API const char *const *scmpc_json_podman_caps(void)
+{
+	return podman_default_caps;
+}
+
 /* Callers may spell capabilities as Docker's CLI accepts them: with or
  * without "CAP_", in any case. */
 static bool cap_eq(const char *a, const char *b)
@@ -63,13 +76,75 @@ static bool cap_eq(const char *a, const char *b)
 	return !strcasecmp(a, b);
 }
 
-/* CAP is in the container's bounding set. */
-static bool has_cap(const struct jctx *c, const char *cap)
+/* CAP is in the NULL-terminated LIST (NULL: empty). */
+static bool in_caps(const char *const *list, const char *cap)
 {
-	for (const char *const *p = c->caps; *p; p++)
+	for (const char *const *p = list; p && *p; p++)
 		if (cap_eq(*p, cap))
 			return true;
 	return false;
+}
+
+/* CAP is in the container's bounding set: the caller's, or a default set
+ * with the caller's additions. */
+static bool has_cap(const struct jctx *c, const char *cap)
+{
+	return in_caps(c->caps, cap) || in_caps(c->o.caps_add, cap);
+}
+
+/* A key of MS is FIELD, as Go matches it. */
+static bool has_key(const struct jmembers *ms, const char *field)
+{
+	for (size_t i = 0; i < ms->n; i++)
+		if (jdoc_key_is(ms, i, field))
+			return true;
+	return false;
+}
+
+/* *PODMAN: the profile PROF was written by containers/common.  Its types
+ * alone carry errno names ("defaultErrno" at the top, "errno" in an
+ * entry), and its generator writes them wherever an errno is, so its
+ * default profile has them whatever else changes between releases; moby's
+ * types have neither. */
+static int looks_podman(struct jctx *c, struct jval prof, bool *podman)
+{
+	const struct jmembers *ms;
+	struct jval syscalls = { NULL, 0, false };
+	int r;
+
+	*podman = false;
+	if ((r = jdoc_members(&c->doc, prof, NULL, &ms)) || (*podman = has_key(ms, "defaultErrno")))
+		return r;
+	for (size_t i = 0; i < ms->n; i++)
+		if (jdoc_key_is(ms, i, "syscalls"))
+			syscalls = jval_at(ms->m[i].at);
+	if (!jval_has(syscalls) || !jdoc_is(&c->doc, syscalls, json_type_array))
+		return 0;
+	for (struct jelems e = jdoc_elems(syscalls); !*podman && jdoc_elem_next(&c->doc, &e);) {
+		if (!jdoc_is(&c->doc, e.e, json_type_object))
+			continue;
+		if ((r = jdoc_members(&c->doc, e.e, NULL, &ms)))
+			return r;
+		*podman = has_key(ms, "errno");
+	}
+	return 0;
+}
+
+/* The bounding set includes and excludes test for the Docker-style
+ * profile PROF: the caller's list, else the default set of the engine
+ * whose profile it is (or the caller names). */
+int choose_caps(struct jctx *c, struct jval prof)
+{
+	bool podman = c->o.caps_from == SCMPC_JSON_CAPS_PODMAN;
+	int r;
+
+	if (c->o.caps)
+		return 0;
+	if (c->o.caps_from == SCMPC_JSON_CAPS_AUTO && (r = looks_podman(c, prof, &podman)))
+		return r;
+	if (podman)
+		c->caps = c->o.podman_caps ? c->o.podman_caps : podman_default_caps;
+	return 0;
 }
 
 /* --------------------------------------------------------- errno names */

@@ -316,6 +316,8 @@ static int read_document(struct jctx *c, struct jval doc)
 		c->docker = c->o.flavor == SCMPC_JSON_DOCKER;
 		if (c->o.flavor == SCMPC_JSON_AUTO && (r = looks_docker(c, doc, &c->docker)))
 			return r;
+		if (c->docker && (r = choose_caps(c, doc)))
+			return r;
 		return parse_profile(c, prof);
 	}
 	if (c->o.flavor == SCMPC_JSON_DOCKER)
@@ -376,6 +378,11 @@ SCMPC_API int scmpc_policy_from_json(const char *json, size_t len, const struct 
 	if (c.o.flags & ~(SCMPC_JSON_STRICT | SCMPC_JSON_NO_ENOSYS | SCMPC_JSON_RESTRICTIVE |
 			  SCMPC_JSON_BAD_ARCH))
 		return diag_err(d, -EINVAL, NULL, "unknown JSON flags 0x%x", c.o.flags);
+	if ((unsigned)c.o.caps_from > SCMPC_JSON_CAPS_PODMAN)
+		return diag_err(d, -EINVAL, NULL, "unknown capability set %d", (int)c.o.caps_from);
+	if (c.o.caps && (c.o.caps_add || c.o.podman_caps || c.o.caps_from))
+		return diag_err(d, -EINVAL, NULL, "caps_add, podman_caps and caps_from choose a "
+				"default set, but caps replaces it: set caps alone");
 	if (!scmpc_runtime_name(c.o.runtime))
 		return diag_err(d, -EINVAL, NULL, "unknown runtime %d", (int)c.o.runtime);
 	if ((c.o.flags & SCMPC_JSON_BAD_ARCH) && !scmpc_action_valid(c.o.bad_arch_action))

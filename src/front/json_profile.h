@@ -170,4 +170,8 @@ int parse_archmap(struct jctx *c, struct jval map, const char *mw);
  * an entry make it a Docker profile. */
 int looks_docker(struct jctx *c, struct jval prof, bool *docker);
 
+/* Picks c->caps for the Docker-style profile PROF (Docker's or Podman's
+ * default set when the caller gives none). */
+int choose_caps(struct jctx *c, struct jval prof);
+
 #endif

@@ -125,6 +125,8 @@ int lift_programs(const struct sock_filter *const *progs, const size_t *lens, si
 	if ((err = OPTS_VALID(o, scmpc_lift_opts, sz, d)) < 0)
 		return err;
 	OPTS_COPY(opts, o);
+	if ((err = progress_check(opts.progress, d)) < 0)
+		return err;
 	if (!out)
 		return diag_err(d, -EINVAL, NULL, "no place to store the policy");
 	*out = NULL;

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -63,14 +64,83 @@ void report_diag(const char *name, const scmpc_diag *d, int rc)
 		errorf("%s: %s", name, msg);
 }
 
+bool verbose_warnings;
+
+/* Warnings of one kind printed before the rest are only counted. */
+#define WARN_SHOWN 3
+
+/* One kind of warning and how many of it. */
+struct wkind {
+	const char *kind;
+	size_t count, printed;
+};
+
+/* KIND as a reader sees it: each printf conversion, the part that varies,
+ * written as '*'. */
+static void print_kind(const char *kind)
+{
+	for (const char *p = kind; *p; p++) {
+		if (*p != '%') {
+			fputc(*p, stderr);
+		} else if (p[1] == '%') {
+			fputc('%', stderr);
+			p++;
+		} else {
+			p += strspn(p + 1, "-+ #0123456789.*hlqjzt") + 1;
+			fputc('*', stderr);
+			if (!*p)
+				break;
+		}
+	}
+}
+
+/* Every warning, unless one kind repeats past WARN_SHOWN: then the first
+ * of each kind, a count of the rest, and a line saying how many there
+ * were (a generated profile can give thousands alike). */
 void report_warnings(const char *name, const scmpc_diag *d, bool quiet)
 {
-	size_t n = scmpc_diag_warning_count(d);
+	size_t n = scmpc_diag_warning_count(d), nk = 0, held = 0;
+	struct wkind *ks = NULL;
+	size_t *of = NULL;
 
-	if (quiet)
+	if (quiet || !n)
 		return;
-	for (size_t i = 0; i < n; i++)
+	if (!verbose_warnings && (ks = calloc(n, sizeof(*ks))) && (of = calloc(n, sizeof(*of)))) {
+		for (size_t i = 0; i < n; i++) {
+			const char *k = scmpc_diag_warning_kind(d, i);
+			size_t j;
+
+			if (!k)
+				k = scmpc_diag_warning(d, i);
+			for (j = 0; j < nk; j++)
+				if (ks[j].kind == k || !strcmp(ks[j].kind, k))
+					break;
+			if (j == nk)
+				ks[nk++] = (struct wkind){ k, 0, 0 };
+			of[i] = j;
+			if (++ks[j].count > WARN_SHOWN)
+				held++;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* the instances past the first few of their kind are held back */
+		if (held && ks[of[i]].printed++ >= WARN_SHOWN)
+			continue;
 		fprintf(stderr, PROG_NAME ": warning: %s: %s\n", name, scmpc_diag_warning(d, i));
+	}
+	for (size_t k = 0; held && k < nk; k++) {
+		if (ks[k].count <= WARN_SHOWN)
+			continue;
+		fprintf(stderr, PROG_NAME ": warning: %s: %zu more like that: ", name,
+			ks[k].count - WARN_SHOWN);
+		print_kind(ks[k].kind);
+		fputc('\n', stderr);
+	}
+	if (held)
+		fprintf(stderr, PROG_NAME ": %s: %zu warnings of %zu kinds, %zu shown "
+			"(--verbose prints every one)\n", name, n, nk, n - held);
+	free(ks);
+	free(of);
 }
 
 int report_failure(int rc, int failed)

@@ -94,7 +94,9 @@ struct cli {
 	const char *output;
 	int format;			/* enum scmpc_format, or -1 */
 	enum scmpc_arch arch;		/* SCMPC_ARCH_NONE unless --arch */
-	char **caps;			/* NULL-terminated; NULL = Docker's default set */
+	char **caps;			/* NULL-terminated; NULL = a default set */
+	enum scmpc_json_caps caps_from;	/* with caps NULL: whose default set */
+	char **caps_add;		/* with caps NULL: added to the default set */
 	unsigned kernel_major, kernel_minor;
 	unsigned json_flags;
 	enum scmpc_runtime runtime;
@@ -132,6 +134,8 @@ struct cli {
 /* The subcommand being run, once main() knows it: its usage errors point
  * to its own --help. */
 extern const char *usage_cmd;
+/* --verbose: every warning printed, none grouped. */
+extern bool verbose_warnings;
 
 void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the message and where to get help; returns EXIT_USAGE. */
@@ -316,6 +320,26 @@ int parse_args(int argc, char **argv, unsigned allowed, struct cli *c);
 /* exec's: options up to the command, whose own options are never read. */
 int parse_exec_args(int argc, char **argv, unsigned allowed, struct cli *c);
 void free_caps(char **caps);
+
+/* ---- progress.c: one updating line on a terminal */
+
+/* A library call's progress, drawn on standard error once the call has
+ * run a second, when that is a terminal and -q is not given. */
+struct cli_progress {
+	struct scmpc_progress pr;	/* what the options point to */
+	double start_ms, after_ms;
+	bool on, drawn;
+};
+void progress_start(struct cli_progress *p, bool quiet);
+/* Clears the line, if one was drawn. */
+void progress_end(struct cli_progress *p);
+
+/* ---- caps.c: the capability set a profile is read with */
+
+/* Sets O's caps, caps_from, caps_add and podman_caps from --caps and
+ * Podman's containers.conf; *PODMAN holds what O points to until the
+ * caller frees it with free(). */
+void json_caps_opts(const struct cli *c, struct scmpc_json_opts *o, char ***podman);
 bool parse_uint(const char *s, unsigned max, unsigned *out, const char **end);
 /* X.Y, with a third part ignored, as Docker's minKernel and uname spell it. */
 bool parse_kernel(const char *s, unsigned *major, unsigned *minor);

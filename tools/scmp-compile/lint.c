@@ -504,16 +504,20 @@ static int parse_profile(const struct cli *c, const char *text, size_t len, scmp
 			 scmpc_diag *d)
 {
 	struct scmpc_json_opts o = { .sz = sizeof(o) };
+	char **podman;
+	int rc;
 
 	o.flavor = SCMPC_JSON_AUTO;
 	o.flags = c->json_flags;
 	o.runtime = c->runtime;
 	o.bad_arch_action = c->bad_arch;
 	o.arch = host_of(c->arch != SCMPC_ARCH_NONE ? c->arch : native_arch());
-	o.caps = (const char *const *)c->caps;
+	json_caps_opts(c, &o, &podman);
 	o.kernel_major = c->kernel_major;
 	o.kernel_minor = c->kernel_minor;
-	return scmpc_policy_from_json(text, len, &o, out, d);
+	rc = scmpc_policy_from_json(text, len, &o, out, d);
+	free(podman);
+	return rc;
 }
 
 static bool has_origin(const scmpc_policy *p, const char *origin)

@@ -20,6 +20,7 @@ int load_policy_text(const struct cli *c, const char *name, const char *text, si
 		     enum scmpc_arch target, scmpc_policy **out)
 {
 	struct scmpc_json_opts o;
+	char **podman;
 	scmpc_diag *d;
 	int rc;
 
@@ -41,10 +42,11 @@ int load_policy_text(const struct cli *c, const char *name, const char *text, si
 	o.runtime = c->runtime;
 	o.bad_arch_action = c->bad_arch;
 	o.arch = target;
-	o.caps = (const char *const *)c->caps;
+	json_caps_opts(c, &o, &podman);
 	o.kernel_major = c->kernel_major;
 	o.kernel_minor = c->kernel_minor;
 	rc = scmpc_policy_from_json(text, len, &o, out, d);
+	free(podman);
 	report_warnings(name, d, c->quiet);
 	if (rc < 0) {
 		report_diag(name, d, rc);
@@ -237,7 +239,11 @@ int compile_policy_split(const char *name, const scmpc_policy *p, bool quiet,
 		errorf("%s", strerror(ENOMEM));
 		return -1;
 	}
+	struct cli_progress pr;
+	progress_start(&pr, quiet);
+	o.progress = &pr.pr;
 	rc = scmpc_compile_split(p, &o, out, d);
+	progress_end(&pr);
 	/* the pieces' warnings are the policy's, said once by the parser or
 	 * here: only what the split itself adds (the chain budget) is new */
 	report_warnings(name, d, quiet);

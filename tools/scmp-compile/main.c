@@ -74,7 +74,8 @@ static void print_help(FILE *f)
 "                      compile: the target; exec: this machine's (the only\n"
 "                      one it can load); otherwise: the ABI to examine\n"
 "      --caps LIST     capabilities for Docker includes/excludes: CAP_X,CAP_Y,\n"
-"                      'default' (Docker's default set), 'all' or 'none';\n"
+"                      'default' (Podman's set for containers/common's profile,\n"
+"                      else Docker's), 'docker', 'podman', 'all' or 'none';\n"
 "                      'default,CAP_X' is the default set plus CAP_X\n"
 "      --kernel X.Y    kernel version for Docker minKernel (default: running)\n"
 "      --strict        unknown syscall names are errors, not warnings\n"
@@ -156,11 +157,13 @@ int main(int argc, char **argv)
 	if (status == OPTS_ANSWERED) {
 		/* as exit() leaves it: no check of what --help wrote */
 		free_caps(c.caps);
+		free_caps(c.caps_add);
 		return EXIT_OK;
 	}
 	if (status == EXIT_OK)
 		status = cmd->fn(&c);
 	free_caps(c.caps);
+	free_caps(c.caps_add);
 	if (fflush(stdout) || ferror(stdout)) {
 		errorf("standard output: %s", strerror(errno));
 		if (status == EXIT_OK)

@@ -221,7 +221,11 @@ static int run_optimize(struct cli *c)
 	}
 	lift_opts_init(c, &lo, &keep);
 	struct scmpc_optimize_info info = { .sz = sizeof(info) };
+	struct cli_progress pr;
+	progress_start(&pr, c->quiet);
+	lo.progress = &pr.pr;
 	rc = scmpc_optimize(f.insns, f.len, &lo, &new, &p, &info, d);
+	progress_end(&pr);
 	if (rc < 0) {
 		report_lift_error(&f.name, &f.insns, &f.len, 1, d, rc);
 		/* The library names its option; the user needs ours. */

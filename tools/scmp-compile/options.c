@@ -40,6 +40,7 @@ enum {
 	OPT_VIA,
 	OPT_AUDIT,
 	OPT_DOT,
+	OPT_VERBOSE,
 };
 
 static const struct option long_opts[] = {
@@ -79,6 +80,7 @@ static const struct option long_opts[] = {
 	{ "via", required_argument, NULL, OPT_VIA },
 	{ "audit", required_argument, NULL, OPT_AUDIT },
 	{ "dot", no_argument, NULL, OPT_DOT },
+	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -116,19 +118,44 @@ static int add_cap(char **list, size_t *n, const char *name)
 	return (list[(*n)++] = strdup(name)) ? 0 : -1;
 }
 
-/* "default", "all", "none"/"" or a comma list; CAP_ and case are optional
- * so that "net_admin,sys_ptrace" works too.  In a list, "default" and
- * "all" stand for their sets ("default,CAP_SYS_ADMIN" is Docker's
- * --cap-add SYS_ADMIN). */
+/* A set name of --caps: the default set of the profile's engine, or of
+ * the engine named; -1 for any other word. */
+static int caps_set_name(const char *s, size_t len)
+{
+	static const struct {
+		const char *name;
+		enum scmpc_json_caps set;
+	} sets[] = {
+		{ "default", SCMPC_JSON_CAPS_AUTO },
+		{ "docker", SCMPC_JSON_CAPS_DOCKER },
+		{ "podman", SCMPC_JSON_CAPS_PODMAN },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(sets); i++)
+		if (len == strlen(sets[i].name) && !strncasecmp(s, sets[i].name, len))
+			return (int)sets[i].set;
+	return -1;
+}
+
+/* "default", "docker", "podman", "all", "none"/"" or a comma list; CAP_
+ * and case are optional so that "net_admin,sys_ptrace" works too.  In a
+ * list, a set name stands for that set, which the library resolves
+ * ("default,CAP_SYS_ADMIN" is --cap-add SYS_ADMIN for the profile's
+ * engine), and "all" for every capability. */
 static int parse_caps(const char *s, struct cli *c)
 {
 	size_t n = 0, cap = ARRAY_SIZE(all_caps) + 1;
+	int base = -1, set;
+	bool all = false;
 	char **list;
 
 	free_caps(c->caps);
-	c->caps = NULL;
-	if (!strcasecmp(s, "default"))
+	free_caps(c->caps_add);
+	c->caps = c->caps_add = NULL;
+	c->caps_from = SCMPC_JSON_CAPS_AUTO;
+	if ((set = caps_set_name(s, strlen(s))) >= 0) {
+		c->caps_from = (enum scmpc_json_caps)set;
 		return 0;
+	}
 	list = calloc(cap, sizeof(*list));
 	if (!list)
 		return -1;
@@ -150,11 +177,14 @@ static int parse_caps(const char *s, struct cli *c)
 			s++, len--;
 		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
 			len--;
-		if (len == 7 && !strncasecmp(s, "default", 7)) {
-			for (const char *const *d = scmpc_json_default_caps(); *d; d++)
-				if (add_cap(list, &n, *d))
-					return -1;
+		if ((set = caps_set_name(s, len)) >= 0) {
+			if (base >= 0 && base != set) {
+				usage_error("--caps names two default sets");
+				return 1;
+			}
+			base = set;
 		} else if (len == 3 && !strncasecmp(s, "all", 3)) {
+			all = true;
 			for (size_t i = 0; i < ARRAY_SIZE(all_caps); i++)
 				if (add_cap(list, &n, all_caps[i]))
 					return -1;
@@ -187,6 +217,12 @@ static int parse_caps(const char *s, struct cli *c)
 		s += strcspn(s, ",");
 		if (*s == ',')
 			s++;
+	}
+	/* a default set and additions: the library picks the set */
+	if (base >= 0 && !all) {
+		c->caps_from = (enum scmpc_json_caps)base;
+		c->caps_add = c->caps;
+		c->caps = NULL;
 	}
 	return 0;
 }
@@ -389,7 +425,8 @@ static const struct {
 	  "                      keep their privileges (needs CAP_SYS_ADMIN)\n" },
 	{ F_CAPS, NULL,
 	  "      --caps LIST     capabilities for Docker includes/excludes: CAP_X,CAP_Y,\n"
-	  "                      'default' (Docker's default set), 'all' or 'none';\n"
+	  "                      'default' (Podman's set for containers/common's profile,\n"
+	  "                      else Docker's), 'docker', 'podman', 'all' or 'none';\n"
 	  "                      'default,CAP_X' is the default set plus CAP_X\n" },
 	{ F_KERNEL, "inspect",
 	  "      --kernel X.Y    the kernel whose action cache to predict (default:\n"
@@ -463,7 +500,9 @@ static const struct {
 	  "      --via HOW       notify: seccomp user notification only; ptrace: ptrace\n"
 	  "                      (default: notification, ptrace where it is unavailable)\n" },
 	{ F_QUIET, NULL,
-	  "  -q, --quiet         do not print warnings\n" },
+	  "  -q, --quiet         do not print warnings\n"
+	  "      --verbose       print every warning (default: past 3 of a kind,\n"
+	  "                      counted)\n" },
 };
 
 static bool word_in(const char *word, const char *list)
@@ -511,6 +550,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_RESTRICTIVE, F_RESTRICTIVE, "--restrictive" },
 		{ OPT_RUNTIME, F_RUNTIME, "--runtime" }, { OPT_BAD_ARCH, F_BAD_ARCH, "--bad-arch" },
 		{ OPT_NAME, F_NAME, "--name" }, { 'q', F_QUIET, "--quiet" },
+		{ OPT_VERBOSE, F_QUIET, "--verbose" },
 		{ OPT_FLAGS, F_FLAGS, "--flags" }, { OPT_KEEP_NNP, F_KEEP_NNP, "--keep-nnp" },
 		{ OPT_PID, F_PID, "--pid" },
 		{ OPT_HOT, F_HOT, "--hot" },
@@ -643,6 +683,9 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case 'q':
 			c->quiet = true;
+			break;
+		case OPT_VERBOSE:
+			verbose_warnings = true;
 			break;
 		case OPT_FLAGS:
 			if (parse_seccomp_flags(optarg, &c->seccomp_flags))
