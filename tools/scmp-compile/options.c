@@ -253,6 +253,8 @@ static int parse_format(const char *s)
 		return SCMPC_FORMAT_C;
 	if (!strcmp(s, "text"))
 		return SCMPC_FORMAT_TEXT;
+	if (!strcmp(s, "oci"))
+		return FORMAT_OCI;
 	return -1;
 }
 
