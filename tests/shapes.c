@@ -52,7 +52,8 @@ static uint64_t value(uint64_t *s)
 }
 
 /* The policy of SEED with its first N rules, compiled; NULL when it fails. */
-static scmpc_prog *build(uint64_t seed, size_t n, size_t *nabis)
+static scmpc_prog *build(uint64_t seed, size_t n, const enum scmpc_arch *on, size_t non,
+			 size_t *nabis)
 {
 	uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
 	uint32_t def = actions[1 + below(&s, 3)];
@@ -71,6 +72,11 @@ static scmpc_prog *build(uint64_t seed, size_t n, size_t *nabis)
 		if (dup || (a == SCMPC_ARCH_X32 && used && have[used - 1] != SCMPC_ARCH_X86_64))
 			continue;
 		have[used++] = a;
+	}
+	/* the caller's ABIs instead (the draws above keep the sequence) */
+	if (non) {
+		na = non < 3 ? non : 3;
+		memcpy(have, on, na * sizeof(*have));
 	}
 	for (size_t i = 0; i < na; i++)
 		if (scmpc_policy_add_arch(p, have[i], NULL) < 0)
@@ -113,10 +119,16 @@ out:
 
 scmpc_prog *shape_args_prog(uint64_t seed, size_t target, size_t *nabis)
 {
+	return shape_args_prog_on(seed, target, NULL, 0, nabis);
+}
+
+scmpc_prog *shape_args_prog_on(uint64_t seed, size_t target, const enum scmpc_arch *abis,
+			       size_t nabis_on, size_t *nabis)
+{
 	scmpc_prog *best = NULL;
 	/* grow the rule count until the program reaches TARGET */
 	for (size_t n = 8; n <= 4096; n += n / 2) {
-		scmpc_prog *p = build(seed, n, nabis);
+		scmpc_prog *p = build(seed, n, abis, nabis_on, nabis);
 		if (!p || scmpc_prog_len(p) > 4096) {
 			scmpc_prog_free(p);
 			break;

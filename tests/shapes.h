@@ -17,5 +17,9 @@
  * little-endian ABIs, rules of one to three argument conditions each.
  * NULL on failure.  *NABIS (if not NULL) gets how many ABIs it serves. */
 scmpc_prog *shape_args_prog(uint64_t seed, size_t target, size_t *nabis);
+/* The same on the ABIs ABIS[0..N) (at most three, x32 after x86_64),
+ * as the filters of one stack share them. */
+scmpc_prog *shape_args_prog_on(uint64_t seed, size_t target, const enum scmpc_arch *abis,
+			       size_t n, size_t *nabis);
 
 #endif

@@ -94,6 +94,23 @@ static void merge_32(void **state)
 	scmpc_diag_free(d);
 	for (size_t i = 0; i < N; i++)
 		scmpc_prog_free(progs[i]);
+
+	/* the same on one pair of ABIs, as a runtime's stack is: the lift
+	 * of the stack finishes or stops at its path bound */
+	static const enum scmpc_arch abis[] = { SCMPC_ARCH_X86_64, SCMPC_ARCH_I386 };
+	for (size_t i = 0; i < N; i++) {
+		progs[i] = shape_args_prog_on(1000 + i, 1000, abis, 2, NULL);
+		assert_non_null(progs[i]);
+		insns[i] = scmpc_prog_insns(progs[i]);
+		lens[i] = scmpc_prog_len(progs[i]);
+	}
+	d = scmpc_diag_new();
+	rc = scmpc_merge_stack(insns, lens, N, NULL, &p, d);
+	finished(rc, d, "merge_stack of 32 filters on x86_64 and i386");
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+	for (size_t i = 0; i < N; i++)
+		scmpc_prog_free(progs[i]);
 }
 
 int main(void)
