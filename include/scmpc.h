@@ -1217,10 +1217,13 @@ struct scmpc_oci_opts {
  * of the profile, so a call must be decided alike on every ABI that has
  * it.  What cannot be said is refused with -ENOTSUP naming it: a number
  * no table names, a 32-bit order comparison, an argument compared twice
- * in one rule (runc makes that two rules), a limit outside runc's modes.
- * The runtime's reading (libseccomp's order, runc's stub, what numbers
- * above every name get) is not modelled here: prove the profile's compile in
- * O->runtime's mode against the program it stands for (scmpc_diff()).
+ * in one rule unless the comparisons fold into one (runc makes that two
+ * rules).  For runc's modes each limit's number is named, with the
+ * default action, so that runc's stub starts there.  The runtime's
+ * reading (libseccomp's order, what numbers above every name get) is not
+ * modelled: prove the profile's compile in O->runtime's mode against the
+ * program it stands for (scmpc_diff()), as `scmp-compile intersect -f
+ * oci` does before it writes.
  *
  * Return: 0, or a negative errno with D saying why.
  */

@@ -4,10 +4,13 @@
  * intersection, say) becomes for runc and crun.  OCI names calls, one
  * list for every ABI of the profile, so each name must be decided alike
  * on every ABI that has it; a rule by a number no table names, a 32-bit
- * order comparison, an argument compared twice in one rule (runc makes
- * that two rules) or, outside runc's modes, a limit cannot be said and are refused naming them.  What the runtime
- * then makes of the profile is for the caller to prove (scmpc_diff()
- * of its compile against the program it stands for).
+ * order comparison, or an argument compared twice in one rule whose
+ * comparisons do not fold into one (runc makes that two rules) cannot
+ * be said and are refused naming them.  In runc's modes each limit's
+ * number is named (with the default action) so that runc's stub starts
+ * where the limit does.  What the runtime then makes of the profile is
+ * for the caller to prove (scmpc_diff() of its compile against the
+ * program it stands for).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -91,6 +94,95 @@ static bool same_rule(const struct rule *r, const struct rule *s, bool compat32)
 	return true;
 }
 
+/* R's conditions with each argument's order comparisons (of one width)
+ * folded into one where the interval they bound allows (a0 >= 1 &&
+ * a0 <= 1 is a0 == 1): runc makes an argument named twice two rules.
+ * Others are copied.  0, or -E2BIG past 64 conditions. */
+static int canon_conds(const struct rule *r, struct scmpc_cond *out, size_t *n)
+{
+	bool folded[64] = { false };
+	struct scmpc_cond in[64];
+	size_t nin = r->nconds;
+	*n = 0;
+	if (nin > 64)
+		return -E2BIG;
+	/* A 32-bit equality is a masked one of the low word; masked
+	 * equalities of one argument are one (a 64-bit == is said by the
+	 * lift as its two words). */
+	for (size_t i = 0; i < nin; i++) {
+		in[i] = r->conds[i];
+		if (in[i].op == SCMPC_OP_EQ && (in[i].flags & SCMPC_COND_32BIT))
+			in[i] = (struct scmpc_cond){ .arg = in[i].arg, .op = SCMPC_OP_MASKED_EQ,
+						     .value = 0xffffffffU,
+						     .value2 = in[i].value & 0xffffffffU };
+	}
+	for (size_t i = 0; i < nin; i++) {
+		if (in[i].op != SCMPC_OP_MASKED_EQ || in[i].flags)
+			continue;
+		for (size_t j = i + 1; j < nin; j++) {
+			if (in[j].op != SCMPC_OP_MASKED_EQ || in[j].flags || in[j].arg != in[i].arg)
+				continue;
+			uint64_t both = in[i].value & in[j].value;
+			if ((in[i].value2 & both) != (in[j].value2 & both))
+				return -E2BIG;	/* never holds: not for OCI to say */
+			in[i].value2 = (in[i].value2 & in[i].value) | (in[j].value2 & in[j].value);
+			in[i].value |= in[j].value;
+			in[j] = in[--nin];
+			j--;
+		}
+		if (in[i].value == UINT64_MAX)
+			in[i] = (struct scmpc_cond){ .arg = in[i].arg, .op = SCMPC_OP_EQ,
+						     .value = in[i].value2 };
+	}
+	for (size_t i = 0; i < nin; i++) {
+		const struct scmpc_cond *c = &in[i];
+		bool order = c->op == SCMPC_OP_LT || c->op == SCMPC_OP_LE || c->op == SCMPC_OP_GT ||
+			     c->op == SCMPC_OP_GE || c->op == SCMPC_OP_EQ;
+		if (folded[i])
+			continue;
+		if (!order) {
+			out[(*n)++] = *c;
+			continue;
+		}
+		uint64_t max = (c->flags & SCMPC_COND_32BIT) ? 0xffffffffU : UINT64_MAX;
+		uint64_t lo = 0, hi = max;
+		bool empty = false;
+		for (size_t j = i; j < nin; j++) {
+			const struct scmpc_cond *e = &in[j];
+			if (e->arg != c->arg || e->flags != c->flags ||
+			    !(e->op == SCMPC_OP_LT || e->op == SCMPC_OP_LE || e->op == SCMPC_OP_GT ||
+			      e->op == SCMPC_OP_GE || e->op == SCMPC_OP_EQ))
+				continue;
+			folded[j] = true;
+			uint64_t v = e->value & max;
+			switch (e->op) {
+			case SCMPC_OP_EQ: lo = v > lo ? v : lo; hi = v < hi ? v : hi; break;
+			case SCMPC_OP_GE: lo = v > lo ? v : lo; break;
+			case SCMPC_OP_GT: empty |= v == max; lo = v + 1 > lo ? v + 1 : lo; break;
+			case SCMPC_OP_LE: hi = v < hi ? v : hi; break;
+			default: empty |= v == 0; hi = v - 1 < hi ? v - 1 : hi; break;
+			}
+		}
+		struct scmpc_cond f = *c;
+		if (empty || lo > hi || (lo != hi && lo != 0 && hi != max))
+			return -E2BIG;	/* a true interval: two comparisons */
+		if (lo == hi) {
+			f.op = SCMPC_OP_EQ;
+			f.value = lo;
+		} else if (lo == 0 && hi == max) {
+			continue;	/* every value */
+		} else if (lo == 0) {
+			f.op = SCMPC_OP_LE;
+			f.value = hi;
+		} else {
+			f.op = SCMPC_OP_GE;
+			f.value = lo;
+		}
+		out[(*n)++] = f;
+	}
+	return 0;
+}
+
 SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci_opts *o,
 				   char **out, size_t *len, scmpc_diag *d)
 {
@@ -115,13 +207,9 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 	/* An unknown-syscall action is left to the runtime: runc's stub says
 	 * ENOSYS above the highest name, crun says the default; which of them
 	 * the policy meant is for the caller's proof to settle. */
-	bool runc = opts.runtime == SCMPC_RUNTIME_RUNC || opts.runtime == SCMPC_RUNTIME_RUNC_1_1;
-	for (size_t i = 0; i < p->narches; i++)
-		if (p->limits[p->arches[i]].set && !runc)
-			return diag_err(d, -ENOTSUP, NULL, "%s has a limit (runc's ENOSYS stub), which "
-					"%s does not add", arch_info(p->arches[i])->name,
-					scmpc_runtime_name(opts.runtime));
-
+	/* A limit may be only how the lift chose to say what the default
+	 * says anyway: whether the runtime's reading agrees is for the
+	 * caller's proof, as for the unknown-syscall action. */
 	/* Every rule's name must be decided alike on every ABI that has it:
 	 * the rules of the first ABI with the name are the ones written, and
 	 * every other ABI with the name must have the same list. */
@@ -204,11 +292,18 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 			if ((s->action & 0xffff0000U) == SCMPC_ACT_ERRNO(0) ||
 			    (s->action & 0xffff0000U) == SCMPC_ACT_TRACE(0))
 				put(&t, ",\n\t\t\t\"errnoRet\": %" PRIu32, data);
-			if (s->nconds)
+			struct scmpc_cond cc[64];
+			size_t ncc = 0;
+			if ((err = canon_conds(s, cc, &ncc)) < 0) {
+				err = diag_err(d, -ENOTSUP, NULL, "%s: argument conditions OCI cannot "
+					       "say in one rule", name);
+				break;
+			}
+			if (ncc)
 				put(&t, ",\n\t\t\t\"args\": [");
 			unsigned used = 0;
-			for (size_t c = 0; c < s->nconds && !err; c++) {
-				const struct scmpc_cond *cd = &s->conds[c];
+			for (size_t c = 0; c < ncc && !err; c++) {
+				const struct scmpc_cond *cd = &cc[c];
 				uint64_t v = cd->value, v2 = cd->value2;
 				enum scmpc_op op = cd->op;
 				if (used & (1U << cd->arg))
@@ -238,11 +333,27 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 					put(&t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64
 					    ", \"op\": \"%s\"}", c ? "," : "", cd->arg, v, op_names[op]);
 			}
-			if (s->nconds)
+			if (ncc)
 				put(&t, "\n\t\t\t]");
 			put(&t, "\n\t\t}");
 		}
 		free(mine);
+	}
+	/* runc's stub starts above the highest number any entry names,
+	 * entries of the default action included (libseccomp refuses those,
+	 * runc still counts them): name each limit's number so. */
+	bool runc = opts.runtime == SCMPC_RUNTIME_RUNC || opts.runtime == SCMPC_RUNTIME_RUNC_1_1;
+	for (size_t a = 0; a < p->narches && runc && !err; a++) {
+		const struct limit *l = &p->limits[p->arches[a]];
+		const char *lname = l->set ? arch_syscall_name(arch_info(p->arches[a]), l->max) : NULL;
+		if (!lname)
+			continue;
+		put(&t, "%s\n\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": \"%s\"%s",
+		    first ? "" : ",", lname, defname,
+		    (p->def_action & 0xffff0000U) == SCMPC_ACT_ERRNO(0) ? "" : "\n\t\t}");
+		if ((p->def_action & 0xffff0000U) == SCMPC_ACT_ERRNO(0))
+			put(&t, ",\n\t\t\t\"errnoRet\": %" PRIu32 "\n\t\t}", ddata);
+		first = false;
 	}
 	put(&t, "\n\t]\n}\n");
 	free(done);
