@@ -2068,6 +2068,38 @@ SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size
 			      size_t n, const struct scmpc_compare_opts *o, scmpc_prog **out,
 			      scmpc_policy **policy, scmpc_diag *d);
 
+/* How scmpc_policy_profile() writes a profile, growable (set sz). */
+struct scmpc_oci_opts {
+	size_t sz;			/* sizeof(struct scmpc_oci_opts) */
+	enum scmpc_runtime runtime;	/* whose reading it is for; default RUNC */
+	unsigned flags;			/* none yet: 0 */
+};
+
+/**
+ * scmpc_policy_profile() - write a policy as an OCI seccomp profile
+ * @p: the policy, typically lifted (scmpc_intersect()'s *POLICY)
+ * @o: the runtime it is for (NULL: runc); refused when malformed
+ * @out: the JSON text, malloc'ed, NUL-terminated
+ * @len: its length in bytes
+ * @d: why not
+ *
+ * One entry per rule, named as OCI names calls: one list for every ABI
+ * of the profile, so a call must be decided alike on every ABI that has
+ * it.  What cannot be said is refused with -ENOTSUP naming it: a number
+ * no table names, a 32-bit order comparison, an argument compared twice
+ * in one rule unless the comparisons fold into one (runc makes that two
+ * rules).  For runc's modes each limit's number is named, with the
+ * default action, so that runc's stub starts there.  The runtime's
+ * reading (libseccomp's order, what numbers above every name get) is not
+ * modelled: prove the profile's compile in O->runtime's mode against the
+ * program it stands for (scmpc_diff()), as `scmp-compile intersect -f
+ * oci` does before it writes.
+ *
+ * Return: 0, or a negative errno with D saying why.
+ */
+SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci_opts *o,
+				   char **out, size_t *len, scmpc_diag *d);
+
 /* A set of calls: of ABI ARCH, the numbers NR_LO..NR_HI but those in
  * EXCEPT[0..NEXCEPT) (sorted), with argument I equal to ARGS[I] unless bit
  * I of ANY_ARGS says it takes every value.  On a 32-bit ABI an argument is

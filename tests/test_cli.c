@@ -925,6 +925,89 @@ static size_t kmsg_syscalls(int rd, const char *comm, long *out, size_t cap, boo
 	return n;
 }
 
+/* intersect Docker's and Podman's packaged defaults, in each runtime
+ * mode: the program equals merge's of the two (diff exit 0) and is at
+ * least as restrictive as each (subset --ignore-data exit 0: where both
+ * deny, one ERRNO wins the data), but not equal to either
+ * alone (diff exit 1).  -f oci writes a profile only when its compile in
+ * that mode is proven to decide as the intersection; these two it cannot
+ * (personality's lifted rules differ between i386 and x86_64), so it
+ * refuses and writes nothing; a pair it can say is written and proven
+ * in every mode.  compile refuses -f oci. */
+static void test_intersect(void **state)
+{
+	(void)state;
+	char *docker = policy("docker-default.json"), *podman = policy("podman-default.json");
+	static char *const modes[] = { "runc", "runc-1.1", "crun", "libseccomp" };
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		struct result r = RUN("intersect", docker, podman, "--runtime", modes[i], "-q", "-o",
+				      tmp("inter.bpf"));
+		expect(&r, 0, "the most restrictive decision of the inputs", NULL);
+		result_free(&r);
+		r = RUN("merge", docker, podman, "--runtime", modes[i], "-q", "-o", tmp("merged.bpf"));
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		r = RUN("diff", tmp("inter.bpf"), tmp("merged.bpf"));
+		expect(&r, 0, NULL, "decide every call alike");
+		result_free(&r);
+		r = RUN("subset", docker, tmp("inter.bpf"), "--runtime", modes[i], "-q",
+			"--ignore-data");
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		r = RUN("subset", podman, tmp("inter.bpf"), "--runtime", modes[i], "-q",
+			"--ignore-data");
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		r = RUN("diff", docker, tmp("inter.bpf"), "--runtime", modes[i], "-q");
+		expect(&r, 1, NULL, NULL);
+		result_free(&r);
+		unlink(tmp("inter.json"));
+		r = RUN("intersect", docker, podman, "--runtime", modes[i], "-q", "-f", "oci", "-o",
+			tmp("inter.json"));
+		expect(&r, 1, NULL, "intersect -f oci");
+		assert_int_equal(access(tmp("inter.json"), F_OK), -1);
+		result_free(&r);
+	}
+	struct result r = RUN("compile", docker, "-f", "oci", "-o", tmp("x.json"));
+	expect(&r, 2, NULL, "applies to intersect only");
+	result_free(&r);
+
+	/* A pair -f oci can say: its profile, compiled in each mode, is the
+	 * intersection (diff exit 0) and differs from either input. */
+	write_text(tmp("ia.json"),
+		   "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 1, "
+		   "\"architectures\": [\"SCMP_ARCH_AARCH64\"], \"syscalls\": ["
+		   "{\"names\": [\"read\", \"write\", \"close\", \"openat\", \"exit_group\"], "
+		   "\"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": [\"socket\"], \"action\": "
+		   "\"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, \"value\": 1, \"op\": "
+		   "\"SCMP_CMP_EQ\"}]}]}");
+	write_text(tmp("ib.json"),
+		   "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 1, "
+		   "\"architectures\": [\"SCMP_ARCH_AARCH64\"], \"syscalls\": ["
+		   "{\"names\": [\"read\", \"write\", \"close\", \"exit_group\", \"mmap\", "
+		   "\"openat\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": [\"socket\"], "
+		   "\"action\": \"SCMP_ACT_ALLOW\"}]}");
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		unlink(tmp("iab.json"));
+		r = RUN("intersect", tmp("ia.json"), tmp("ib.json"), "-a", "aarch64", "--runtime",
+			modes[i], "-q", "-f", "oci", "-o", tmp("iab.json"));
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		r = RUN("intersect", tmp("ia.json"), tmp("ib.json"), "-a", "aarch64", "--runtime",
+			modes[i], "-q", "-o", tmp("iab.bpf"));
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		r = RUN("diff", tmp("iab.json"), tmp("iab.bpf"), "-a", "aarch64", "--runtime",
+			modes[i], "-q");
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+		r = RUN("diff", tmp("ib.json"), tmp("iab.json"), "-a", "aarch64", "--runtime",
+			modes[i], "-q");
+		expect(&r, 1, NULL, NULL);
+		result_free(&r);
+	}
+}
+
 /* merge --canary: Docker's default as it is, logging what a stricter
  * candidate (Docker's without mremap, uname and setsid) would stop.  The
  * program decides as Docker's everywhere but there (diff: only ALLOW ->
@@ -4073,6 +4156,7 @@ int main(void)
 		cmocka_unit_test(test_lint_packaged),
 		cmocka_unit_test(test_warning_groups),
 		cmocka_unit_test(test_progress_tty),
+		cmocka_unit_test(test_intersect),
 	};
 
 	return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

@@ -112,7 +112,14 @@ struct emitter {
 	/* The templates of the last segment written, reused for its numbers. */
 	const void *key;
 	struct tmpls t;
+	uint64_t relax_steps;	/* word comparisons spent widening rules */
 };
+
+/* The lifter's bound: word comparisons spent widening rules (relax()),
+ * about 1.5 s on a 2-core CI machine.  A program whose paths per number
+ * run into the thousands (issue #24's argument-heavy 2,400-instruction
+ * programs take ~1e8) is refused naming it, never left to spin. */
+#define LIFT_MAX_STEPS (1ULL << 24)
 
 static inline bool seg_is(const struct seg *s, uint32_t act)
 {

@@ -305,8 +305,31 @@ static unsigned wcon_weight(const struct wcon *c)
  * word, costliest first, a set is dropped, or its excluded cubes, while
  * every such path stays apart from the widened set on some other word.
  */
+/* A path that keeps a widened set from growing over it, and one word
+ * (an index into relax()'s words) on which the set is apart from it. */
+struct blocker {
+	const struct path *o;
+	uint32_t apart;
+};
+
+/* A word of WORDS[0..NW) other than SKIP on which OUT is apart from O, or
+ * NW when there is none. */
+static uint32_t apart_word(const struct path *out, const struct path *o, const uint32_t *words,
+			   uint32_t nw, uint32_t skip, uint64_t *steps)
+{
+	for (uint32_t i = 0; i < nw; i++) {
+		if (i == skip)
+			continue;
+		++*steps;
+		if (wcon_disjoint(&out->w[words[i]], &o->w[words[i]]))
+			return i;
+	}
+	return nw;
+}
+
 static void relax(const struct walker *L, const struct abi *ab, const uint32_t *idx, uint32_t n,
-		  uint32_t pi, uint32_t d, bool d_rules, struct path *out)
+		  uint32_t pi, uint32_t d, bool d_rules, struct blocker *bk, uint64_t *steps,
+		  struct path *out)
 {
 	const struct path *p = &L->paths[idx[pi]];
 	uint32_t words[12], nw = 0;
@@ -325,6 +348,23 @@ static void relax(const struct walker *L, const struct abi *ab, const uint32_t *
 			words[j] = words[j - 1];
 			words[j - 1] = t;
 		}
+	/* Each blocker with one word the set is apart from it on: widening
+	 * another word cannot bring them together, so a widening is tested
+	 * only against the blockers apart on the widened word, and a new
+	 * word is looked for only when that one is lost.  Testing every
+	 * blocker on every word for every widening made the lifts of issue
+	 * #24's argument-heavy programs take tens of seconds. */
+	size_t nb = 0;
+	for (uint32_t q = 0; q < n; q++) {
+		const struct path *o = &L->paths[idx[q]];
+		bool blocks = (o->ret == d && !d_rules) || scmpc_action_cmp(o->ret, p->ret) > 0;
+		if (q == pi || !blocks)
+			continue;
+		bk[nb] = (struct blocker){ o, apart_word(out, o, words, nw, nw, steps) };
+		/* apart on no word these rules can test: no widening holds */
+		if (bk[nb++].apart == nw)
+			return;
+	}
 	for (uint32_t k = 0; k < nw; k++) {
 		unsigned w = words[k];
 		/* Drop: everything; the cube and the excluded cubes (the
@@ -343,16 +383,20 @@ static void relax(const struct walker *L, const struct abi *ab, const uint32_t *
 					out->w[w].m = out->w[w].v = 0;
 			}
 			bool ok = true;
-			for (uint32_t q = 0; q < n && ok; q++) {
-				const struct path *o = &L->paths[idx[q]];
-				bool blocks = (o->ret == d && !d_rules) ||
-					      scmpc_action_cmp(o->ret, p->ret) > 0;
-				if (q == pi || !blocks)
+			for (size_t b = 0; b < nb && ok; b++) {
+				/* apart on another word, or still on this one;
+				 * a blocker apart on none is not apart at all
+				 * (only a path of the same calls is) and stops
+				 * every widening, as it always did */
+				if (bk[b].apart != k)
 					continue;
-				bool apart = false;
-				for (uint32_t i = 0; i < nw && !apart; i++)
-					apart = wcon_disjoint(&out->w[words[i]], &o->w[words[i]]);
-				ok = apart;
+				++*steps;
+				if (wcon_disjoint(&out->w[w], &bk[b].o->w[w]))
+					continue;
+				bk[b].apart = apart_word(out, bk[b].o, words, nw, k, steps);
+				ok = bk[b].apart < nw;
+				if (!ok)
+					bk[b].apart = k;	/* the kept value is apart there */
 			}
 			if (ok)
 				break;
@@ -361,16 +405,87 @@ static void relax(const struct walker *L, const struct abi *ab, const uint32_t *
 	}
 }
 
+/* A template's action and conditions, hashed (FNV-1a over their bytes,
+ * which the dedup compares with memcmp). */
+static uint64_t tmpl_hash(const struct tmpl *t)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ t->action ^ ((uint64_t)t->nconds << 32);
+	const unsigned char *b = (const unsigned char *)t->conds;
+	for (size_t i = 0; i < t->nconds * sizeof(*t->conds); i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static bool tmpl_same(const struct tmpl *a, const struct tmpl *b)
+{
+	return a->action == b->action && a->nconds == b->nconds &&
+	       !memcmp(a->conds, b->conds, a->nconds * sizeof(*a->conds));
+}
+
+/* The templates kept so far, by hash: indices + 1 into T (0: empty), a
+ * power of two of slots at most half full. */
+struct tmpl_set {
+	uint32_t *slot;
+	size_t cap, n;
+};
+
+/* Whether T->v[K] is in S, or when ADD, put it there: 1 found, 0 not
+ * (added), -ENOMEM. */
+static int tmpl_set_find(struct tmpl_set *s, const struct tmpls *t, size_t k, bool add)
+{
+	if (add && 2 * (s->n + 1) > s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		uint32_t *slot = calloc(cap, sizeof(*slot));
+		if (!slot)
+			return -ENOMEM;
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slot[i]) {
+				size_t h = (size_t)tmpl_hash(&t->v[s->slot[i] - 1]) & (cap - 1);
+				while (slot[h])
+					h = (h + 1) & (cap - 1);
+				slot[h] = s->slot[i];
+			}
+		free(s->slot);
+		s->slot = slot;
+		s->cap = cap;
+	}
+	if (!s->cap)
+		return 0;
+	for (size_t h = (size_t)tmpl_hash(&t->v[k]) & (s->cap - 1);; h = (h + 1) & (s->cap - 1)) {
+		if (!s->slot[h]) {
+			if (add) {
+				s->slot[h] = (uint32_t)k + 1;
+				s->n++;
+			}
+			return 0;
+		}
+		if (tmpl_same(&t->v[s->slot[h] - 1], &t->v[k]))
+			return 1;
+	}
+}
+
 /* The rules of the paths IDX[0..N) into T, the default's paths with rules
  * of their own when D_RULES. */
 static int set_tmpls(struct emitter *e, const struct abi *ab, const uint32_t *idx, uint32_t n,
 		     uint32_t nr, bool d_rules, struct tmpls *t)
 {
-	for (uint32_t i = 0; i < n; i++) {
+	struct blocker *bk = malloc((n ? n : 1) * sizeof(*bk));
+	struct tmpl_set seen = { 0 };
+	if (!bk)
+		return diag_err(e->L->d, -ENOMEM, NULL, "out of memory");
+	int ret = 0;
+	for (uint32_t i = 0; i < n && !ret; i++) {
 		if (e->L->paths[idx[i]].ret == e->D && !d_rules)
 			continue;
+		if (e->relax_steps > LIFT_MAX_STEPS) {
+			ret = diag_err(e->L->d, -E2BIG, NULL, "on %s, nr %#x: the program's paths "
+				       "are too many to say as rules within the lifter's bound of "
+				       "%llu steps (%u paths for this number)", ab->info->name, nr,
+				       (unsigned long long)LIFT_MAX_STEPS, n);
+			break;
+		}
 		struct path wide;
-		relax(e->L, ab, idx, n, i, e->D, d_rules, &wide);
+		relax(e->L, ab, idx, n, i, e->D, d_rules, bk, &e->relax_steps, &wide);
 		size_t mark = t->n;
 		int err = lift_path_rules(ab, &wide, idx[i], false, t);
 		if (err == -ERANGE) {
@@ -380,21 +495,21 @@ static int set_tmpls(struct emitter *e, const struct abi *ab, const uint32_t *id
 		}
 		if (err == -E2BIG || err == -ERANGE) {
 			const struct path *p = &e->L->paths[idx[i]];
-			return walk_err(e->L, -ENOTSUP, p->prog, p->insn,
-				    "on %s, the arguments that lead to this return for nr %#x "
-				    "split into more than %d rules of at most 64 conditions",
-				    ab->info->name, nr, MAX_ALTS);
+			ret = walk_err(e->L, -ENOTSUP, p->prog, p->insn,
+				       "on %s, the arguments that lead to this return for nr %#x "
+				       "split into more than %d rules of at most 64 conditions",
+				       ab->info->name, nr, MAX_ALTS);
+			break;
 		}
-		if (err < 0)
-			return diag_err(e->L->d, err, NULL, "out of memory");
-		/* Widened paths of one action can say the same: once. */
+		if (err < 0) {
+			ret = diag_err(e->L->d, err, NULL, "out of memory");
+			break;
+		}
+		/* Widened paths of one action can say the same: once.  By
+		 * hash: comparing each with every earlier one was quadratic in
+		 * the rules, seconds on issue #24's argument-heavy lifts. */
 		for (size_t k = mark; k < t->n;) {
-			bool dup = false;
-			for (size_t j = 0; j < mark && !dup; j++)
-				dup = t->v[j].action == t->v[k].action &&
-				      t->v[j].nconds == t->v[k].nconds &&
-				      !memcmp(t->v[j].conds, t->v[k].conds,
-					      t->v[k].nconds * sizeof(*t->v[k].conds));
+			int dup = tmpl_set_find(&seen, t, k, false);
 			if (!dup) {
 				k++;
 				continue;
@@ -402,8 +517,13 @@ static int set_tmpls(struct emitter *e, const struct abi *ab, const uint32_t *id
 			free(t->v[k].conds);
 			t->v[k] = t->v[--t->n];
 		}
+		for (size_t k = mark; k < t->n && !ret; k++)
+			if (tmpl_set_find(&seen, t, k, true) < 0)
+				ret = diag_err(e->L->d, -ENOMEM, NULL, "out of memory");
 	}
-	return 0;
+	free(seen.slot);
+	free(bk);
+	return ret;
 }
 
 static size_t tmpls_conds(const struct tmpls *t)

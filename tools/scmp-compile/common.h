@@ -82,7 +82,7 @@ struct command {
 
 extern const struct command compile_command, explain_command, inspect_command, diff_command,
 	subset_command, test_command, record_command, exec_command, dump_command,
-	optimize_command, merge_command, lint_command;
+	optimize_command, merge_command, lint_command, intersect_command;
 
 #define EXIT_HELP "Exit status: 0 success, 1 invalid policy or input, 2 usage error.\n"
 
@@ -258,6 +258,8 @@ void install_signal_cleanup(void);
 /* The output format -f or -o's suffix asks for, into *OUT; EXIT_OK or the
  * status of a usage error (printed). */
 int output_format(const struct cli *c, int *out);
+/* -f oci, intersect's own (no enum scmpc_format). */
+#define FORMAT_OCI 100
 /* Render PROG (compiled from P) in FORMAT and write it where -o says; 0 or
  * -1 after printing why not. */
 int write_program(const struct cli *c, const char *name, const scmpc_policy *p,

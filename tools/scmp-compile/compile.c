@@ -213,6 +213,9 @@ static int run_compile(struct cli *c)
 	scmpc_policy *p = NULL;
 	scmpc_prog *prog = NULL;
 	scmpc_diag *d = NULL;
+
+	if (format == FORMAT_OCI)
+		return usage_error("--format oci applies to intersect only");
 	int status = EXIT_INPUT;
 	const char *name;
 	double t0;

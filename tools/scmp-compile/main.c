@@ -115,10 +115,10 @@ static void print_help(FILE *f)
 static const struct command *const commands[] = {
 	&compile_command, &explain_command, &inspect_command, &diff_command, &subset_command,
 	&test_command, &record_command, &exec_command, &dump_command, &optimize_command,
-	&merge_command, &lint_command,
+	&merge_command, &lint_command, &intersect_command,
 };
 
-#define COMMANDS "compile, explain, inspect, diff, subset, test, record, exec, dump, optimize, merge or lint"
+#define COMMANDS "compile, explain, inspect, diff, subset, test, record, exec, dump, optimize, merge, lint or intersect"
 
 int main(int argc, char **argv)
 {

@@ -23,6 +23,8 @@ int output_format(const struct cli *c, int *out)
 	bool to_file = c->output && strcmp(c->output, "-");
 	int format = c->format;
 
+	if (format == FORMAT_OCI)
+		return usage_error("--format oci applies to intersect only");
 	if (format < 0) {
 		format = SCMPC_FORMAT_TEXT;
 		if (to_file && ends_with(c->output, ".bpf"))

@@ -293,6 +293,8 @@ static int parse_format(const char *s)
 		return SCMPC_FORMAT_C;
 	if (!strcmp(s, "text"))
 		return SCMPC_FORMAT_TEXT;
+	if (!strcmp(s, "oci"))
+		return FORMAT_OCI;
 	return -1;
 }
 

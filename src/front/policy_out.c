@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
+/*
+ * A policy written as an OCI seccomp profile: what a lifted program (an
+ * intersection, say) becomes for runc and crun.  OCI names calls, one
+ * list for every ABI of the profile, so each name must be decided alike
+ * on every ABI that has it; a rule by a number no table names, a 32-bit
+ * order comparison, or an argument compared twice in one rule whose
+ * comparisons do not fold into one (runc makes that two rules) cannot
+ * be said and are refused naming them.  In runc's modes each limit's
+ * number is named (with the default action) so that runc's stub starts
+ * where the limit does.  What the runtime then makes of the profile is
+ * for the caller to prove (scmpc_diff() of its compile against the
+ * program it stands for).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arch/arch.h"
+#include "policy/policy.h"
+
+struct text {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append to T, growing it; T->oom on failure. */
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	if (t->oom)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !array_reserve(&t->s, &t->cap, t->len + (size_t)n, 1, 4096)) {
+		t->oom = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+/* OCI's name of ACT's action; its data apart. */
+static const char *oci_name(uint32_t act, uint32_t *data)
+{
+	*data = act & 0xffffU;
+	switch (act & 0xffff0000U) {
+	case SCMPC_ACT_KILL_PROCESS: return "SCMP_ACT_KILL_PROCESS";
+	case SCMPC_ACT_KILL_THREAD: return "SCMP_ACT_KILL_THREAD";
+	case SCMPC_ACT_TRAP: return "SCMP_ACT_TRAP";
+	case SCMPC_ACT_ERRNO(0): return "SCMP_ACT_ERRNO";
+	case SCMPC_ACT_TRACE(0): return "SCMP_ACT_TRACE";
+	case SCMPC_ACT_LOG: return "SCMP_ACT_LOG";
+	case SCMPC_ACT_ALLOW: return "SCMP_ACT_ALLOW";
+	default: return NULL;
+	}
+}
+
+static const char *const op_names[] = {
+	[SCMPC_OP_EQ] = "SCMP_CMP_EQ", [SCMPC_OP_NE] = "SCMP_CMP_NE",
+	[SCMPC_OP_LT] = "SCMP_CMP_LT", [SCMPC_OP_LE] = "SCMP_CMP_LE",
+	[SCMPC_OP_GT] = "SCMP_CMP_GT", [SCMPC_OP_GE] = "SCMP_CMP_GE",
+	[SCMPC_OP_MASKED_EQ] = "SCMP_CMP_MASKED_EQ",
+};
+
+/* The name rule R has on ABI A, or NULL. */
+static const char *rule_name(const struct rule *r, enum scmpc_arch a)
+{
+	if (r->name)
+		return r->name;
+	return r->arch == a ? arch_syscall_name(arch_info(a), r->nr) : NULL;
+}
+
+/* Whether rules R and S say the same on ABI A (whose arguments are their
+ * low words when it is 32-bit). */
+static bool same_rule(const struct rule *r, const struct rule *s, bool compat32)
+{
+	if (r->action != s->action || r->nconds != s->nconds)
+		return false;
+	uint64_t m = compat32 ? 0xffffffffULL : UINT64_MAX;
+	for (size_t i = 0; i < r->nconds; i++) {
+		const struct scmpc_cond *a = &r->conds[i], *b = &s->conds[i];
+		if (a->arg != b->arg || a->op != b->op || ((a->value ^ b->value) & m) ||
+		    ((a->value2 ^ b->value2) & m) ||
+		    (!compat32 && (a->flags & SCMPC_COND_32BIT) != (b->flags & SCMPC_COND_32BIT)))
+			return false;
+	}
+	return true;
+}
+
+/* R's conditions with each argument's order comparisons (of one width)
+ * folded into one where the interval they bound allows (a0 >= 1 &&
+ * a0 <= 1 is a0 == 1): runc makes an argument named twice two rules.
+ * Others are copied.  0, or -E2BIG past 64 conditions. */
+static int canon_conds(const struct rule *r, struct scmpc_cond *out, size_t *n)
+{
+	bool folded[64] = { false };
+	struct scmpc_cond in[64];
+	size_t nin = r->nconds;
+	*n = 0;
+	if (nin > 64)
+		return -E2BIG;
+	/* A 32-bit equality is a masked one of the low word; masked
+	 * equalities of one argument are one (a 64-bit == is said by the
+	 * lift as its two words). */
+	for (size_t i = 0; i < nin; i++) {
+		in[i] = r->conds[i];
+		if (in[i].op == SCMPC_OP_EQ && (in[i].flags & SCMPC_COND_32BIT))
+			in[i] = (struct scmpc_cond){ .arg = in[i].arg, .op = SCMPC_OP_MASKED_EQ,
+						     .value = 0xffffffffU,
+						     .value2 = in[i].value & 0xffffffffU };
+	}
+	for (size_t i = 0; i < nin; i++) {
+		if (in[i].op != SCMPC_OP_MASKED_EQ || in[i].flags)
+			continue;
+		for (size_t j = i + 1; j < nin; j++) {
+			if (in[j].op != SCMPC_OP_MASKED_EQ || in[j].flags || in[j].arg != in[i].arg)
+				continue;
+			uint64_t both = in[i].value & in[j].value;
+			if ((in[i].value2 & both) != (in[j].value2 & both))
+				return -E2BIG;	/* never holds: not for OCI to say */
+			in[i].value2 = (in[i].value2 & in[i].value) | (in[j].value2 & in[j].value);
+			in[i].value |= in[j].value;
+			in[j] = in[--nin];
+			j--;
+		}
+		if (in[i].value == UINT64_MAX)
+			in[i] = (struct scmpc_cond){ .arg = in[i].arg, .op = SCMPC_OP_EQ,
+						     .value = in[i].value2 };
+	}
+	for (size_t i = 0; i < nin; i++) {
+		const struct scmpc_cond *c = &in[i];
+		bool order = c->op == SCMPC_OP_LT || c->op == SCMPC_OP_LE || c->op == SCMPC_OP_GT ||
+			     c->op == SCMPC_OP_GE || c->op == SCMPC_OP_EQ;
+		if (folded[i])
+			continue;
+		if (!order) {
+			out[(*n)++] = *c;
+			continue;
+		}
+		uint64_t max = (c->flags & SCMPC_COND_32BIT) ? 0xffffffffU : UINT64_MAX;
+		uint64_t lo = 0, hi = max;
+		bool empty = false;
+		for (size_t j = i; j < nin; j++) {
+			const struct scmpc_cond *e = &in[j];
+			if (e->arg != c->arg || e->flags != c->flags ||
+			    !(e->op == SCMPC_OP_LT || e->op == SCMPC_OP_LE || e->op == SCMPC_OP_GT ||
+			      e->op == SCMPC_OP_GE || e->op == SCMPC_OP_EQ))
+				continue;
+			folded[j] = true;
+			uint64_t v = e->value & max;
+			switch (e->op) {
+			case SCMPC_OP_EQ: lo = v > lo ? v : lo; hi = v < hi ? v : hi; break;
+			case SCMPC_OP_GE: lo = v > lo ? v : lo; break;
+			case SCMPC_OP_GT: empty |= v == max; lo = v + 1 > lo ? v + 1 : lo; break;
+			case SCMPC_OP_LE: hi = v < hi ? v : hi; break;
+			default: empty |= v == 0; hi = v - 1 < hi ? v - 1 : hi; break;
+			}
+		}
+		struct scmpc_cond f = *c;
+		if (empty || lo > hi || (lo != hi && lo != 0 && hi != max))
+			return -E2BIG;	/* a true interval: two comparisons */
+		if (lo == hi) {
+			f.op = SCMPC_OP_EQ;
+			f.value = lo;
+		} else if (lo == 0 && hi == max) {
+			continue;	/* every value */
+		} else if (lo == 0) {
+			f.op = SCMPC_OP_LE;
+			f.value = hi;
+		} else {
+			f.op = SCMPC_OP_GE;
+			f.value = lo;
+		}
+		out[(*n)++] = f;
+	}
+	return 0;
+}
+
+SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci_opts *o,
+				   char **out, size_t *len, scmpc_diag *d)
+{
+	struct scmpc_oci_opts opts;
+	int err;
+	if ((err = OPTS_VALID(o, scmpc_oci_opts, sz, d)) < 0)
+		return err;
+	OPTS_COPY(opts, o);
+	if (opts.flags)
+		return diag_err(d, -EINVAL, NULL, "unknown scmpc_oci_opts flags %#x", opts.flags);
+	if (!p || !out || !len)
+		return diag_err(d, -EINVAL, NULL, "no policy or no output");
+	if (!scmpc_runtime_name(opts.runtime))
+		return diag_err(d, -EINVAL, NULL, "unknown runtime %d", (int)opts.runtime);
+	*out = NULL;
+	*len = 0;
+	uint32_t ddata;
+	const char *defname = oci_name(p->def_action, &ddata);
+	if (!defname)
+		return diag_err(d, -ENOTSUP, NULL, "the default action %#x has no OCI name",
+				p->def_action);
+	/* An unknown-syscall action is left to the runtime: runc's stub says
+	 * ENOSYS above the highest name, crun says the default; which of them
+	 * the policy meant is for the caller's proof to settle. */
+	/* A limit may be only how the lift chose to say what the default
+	 * says anyway: whether the runtime's reading agrees is for the
+	 * caller's proof, as for the unknown-syscall action. */
+	/* Every rule's name must be decided alike on every ABI that has it:
+	 * the rules of the first ABI with the name are the ones written, and
+	 * every other ABI with the name must have the same list. */
+	struct text t = { 0 };
+	bool *done = calloc(p->nrules ? p->nrules : 1, sizeof(*done));
+	if (!done)
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	put(&t, "{\n\t\"defaultAction\": \"%s\",\n", defname);
+	if ((p->def_action & 0xffff0000U) == SCMPC_ACT_ERRNO(0))
+		put(&t, "\t\"defaultErrnoRet\": %" PRIu32 ",\n", ddata);
+	put(&t, "\t\"architectures\": [");
+	for (size_t i = 0; i < p->narches; i++)
+		put(&t, "%s\"%s\"", i ? ", " : "", arch_info(p->arches[i])->scmp_name);
+	put(&t, "],\n\t\"syscalls\": [");
+	bool first = true;
+	err = 0;
+	for (size_t i = 0; i < p->nrules && !err; i++) {
+		if (done[i])
+			continue;
+		const struct rule *r = &p->rules[i];
+		enum scmpc_arch home = r->arch;
+		if (home == SCMPC_ARCH_NONE)
+			home = p->narches ? p->arches[0] : SCMPC_ARCH_NONE;
+		const char *name = rule_name(r, home);
+		if (!name) {
+			err = diag_err(d, -ENOTSUP, NULL, "rule %zu: number %u on %s has no name, and "
+				       "an OCI profile names calls", i, r->nr,
+				       arch_info(home) ? arch_info(home)->name : "no ABI");
+			break;
+		}
+		/* the rules for NAME on HOME, in order */
+		size_t *mine = malloc(p->nrules * sizeof(*mine)), nm = 0;
+		if (!mine) {
+			err = diag_err(d, -ENOMEM, NULL, "out of memory");
+			break;
+		}
+		for (size_t k = i; k < p->nrules; k++) {
+			const struct rule *s = &p->rules[k];
+			if ((s->arch == SCMPC_ARCH_NONE || s->arch == home) &&
+			    rule_name(s, home) && !strcmp(rule_name(s, home), name))
+				mine[nm++] = k;
+		}
+		/* every other ABI with the name: the same rules */
+		for (size_t a = 0; a < p->narches && !err; a++) {
+			enum scmpc_arch ab = p->arches[a];
+			if (ab == home || scmpc_syscall_resolve(ab, name) < 0)
+				continue;
+			size_t k = 0;
+			bool same = true;
+			for (size_t j = 0; j < p->nrules && same; j++) {
+				const struct rule *s = &p->rules[j];
+				if (!(s->arch == SCMPC_ARCH_NONE || s->arch == ab) || !rule_name(s, ab) ||
+				    strcmp(rule_name(s, ab), name))
+					continue;
+				same = k < nm && same_rule(&p->rules[mine[k]], s,
+							   arch_info(ab)->compat32 ||
+							   arch_info(home)->compat32);
+				if (same)
+					done[j] = true;
+				k++;
+			}
+			if (!same || k != nm)
+				err = diag_err(d, -ENOTSUP, NULL, "%s is decided differently on %s and "
+					       "%s, and an OCI profile has one list of calls for every "
+					       "ABI", name, arch_info(home)->name, arch_info(ab)->name);
+		}
+		for (size_t k = 0; k < nm && !err; k++) {
+			const struct rule *s = &p->rules[mine[k]];
+			uint32_t data;
+			const char *an = oci_name(s->action, &data);
+			done[mine[k]] = true;
+			if (!an) {
+				err = diag_err(d, -ENOTSUP, NULL, "%s: action %#x has no OCI name", name,
+					       s->action);
+				break;
+			}
+			put(&t, "%s\n\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": \"%s\"",
+			    first ? "" : ",", name, an);
+			first = false;
+			if ((s->action & 0xffff0000U) == SCMPC_ACT_ERRNO(0) ||
+			    (s->action & 0xffff0000U) == SCMPC_ACT_TRACE(0))
+				put(&t, ",\n\t\t\t\"errnoRet\": %" PRIu32, data);
+			struct scmpc_cond cc[64];
+			size_t ncc = 0;
+			if ((err = canon_conds(s, cc, &ncc)) < 0) {
+				err = diag_err(d, -ENOTSUP, NULL, "%s: argument conditions OCI cannot "
+					       "say in one rule", name);
+				break;
+			}
+			if (ncc)
+				put(&t, ",\n\t\t\t\"args\": [");
+			unsigned used = 0;
+			for (size_t c = 0; c < ncc && !err; c++) {
+				const struct scmpc_cond *cd = &cc[c];
+				uint64_t v = cd->value, v2 = cd->value2;
+				enum scmpc_op op = cd->op;
+				if (used & (1U << cd->arg))
+					err = diag_err(d, -ENOTSUP, NULL, "%s: argument %u is compared "
+						       "twice in one rule, which runc makes two rules",
+						       name, cd->arg);
+				used |= 1U << cd->arg;
+				if ((cd->flags & SCMPC_COND_32BIT) && !arch_info(home)->compat32) {
+					/* the low word alone: only equality says it */
+					if (op != SCMPC_OP_EQ && op != SCMPC_OP_MASKED_EQ)
+						err = diag_err(d, -ENOTSUP, NULL, "%s: a 32-bit order "
+							       "comparison of argument %u", name,
+							       cd->arg);
+					if (op == SCMPC_OP_EQ) {
+						v2 = v & 0xffffffffU;
+						v = 0xffffffffU;
+					} else {
+						v &= 0xffffffffU;
+					}
+					op = SCMPC_OP_MASKED_EQ;
+				}
+				if (op == SCMPC_OP_MASKED_EQ)
+					put(&t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64 ", "
+					    "\"valueTwo\": %" PRIu64 ", \"op\": \"%s\"}", c ? "," : "",
+					    cd->arg, v, v2 & v, op_names[op]);
+				else
+					put(&t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64
+					    ", \"op\": \"%s\"}", c ? "," : "", cd->arg, v, op_names[op]);
+			}
+			if (ncc)
+				put(&t, "\n\t\t\t]");
+			put(&t, "\n\t\t}");
+		}
+		free(mine);
+	}
+	/* runc's stub starts above the highest number any entry names,
+	 * entries of the default action included (libseccomp refuses those,
+	 * runc still counts them): name each limit's number so. */
+	bool runc = opts.runtime == SCMPC_RUNTIME_RUNC || opts.runtime == SCMPC_RUNTIME_RUNC_1_1;
+	for (size_t a = 0; a < p->narches && runc && !err; a++) {
+		const struct limit *l = &p->limits[p->arches[a]];
+		const char *lname = l->set ? arch_syscall_name(arch_info(p->arches[a]), l->max) : NULL;
+		if (!lname)
+			continue;
+		put(&t, "%s\n\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": \"%s\"%s",
+		    first ? "" : ",", lname, defname,
+		    (p->def_action & 0xffff0000U) == SCMPC_ACT_ERRNO(0) ? "" : "\n\t\t}");
+		if ((p->def_action & 0xffff0000U) == SCMPC_ACT_ERRNO(0))
+			put(&t, ",\n\t\t\t\"errnoRet\": %" PRIu32 "\n\t\t}", ddata);
+		first = false;
+	}
+	put(&t, "\n\t]\n}\n");
+	free(done);
+	if (!err && t.oom)
+		err = diag_err(d, -ENOMEM, NULL, "out of memory");
+	if (err < 0) {
+		free(t.s);
+		return err;
+	}
+	*out = t.s;
+	*len = t.len;
+	return 0;
+}
