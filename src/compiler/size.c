@@ -191,6 +191,18 @@ static int lower_emit(const scmpc_policy *p, struct arch_view *views,
 	return err;
 }
 
+/* Whether a rule of any view has an argument condition: without one,
+ * LOWER_COMPACT_LOFIRST has no halves to order and lowers as
+ * LOWER_COMPACT. */
+static bool any_conds(const scmpc_policy *p, const struct arch_view *views)
+{
+	for (size_t a = 0; a < p->narches; a++)
+		for (size_t i = 0; i < views[a].nrs; i++)
+			if (view_rule(p, &views[a], i)->nconds)
+				return true;
+	return false;
+}
+
 /* The program MODE lays P out as, in place of *INSNS when there is none
  * (*ERR < 0) or it is smaller; a lowering that fails leaves what there is
  * and says nothing. */
@@ -234,9 +246,13 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 		    (*len > calls_named(p, views) && *len > chain_layout(p, views)))) {
 		/* Both orders of an equality's halves, the smallest program
 		 * kept (the earlier on a tie).  Failing, a lowering leaves what
-		 * there is, so it says nothing. */
+		 * there is, so it says nothing.  Without a condition the two
+		 * orders lower alike, and the second, the same program again,
+		 * could only tie: it is skipped unless a caller's budget
+		 * counts the work (the splitter's must not change). */
 		try_smaller(p, views, o, LOWER_COMPACT, insns, len, &err, budget);
-		try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err, budget);
+		if (budget || any_conds(p, views))
+			try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err, budget);
 	}
 	/* Too big for one program, measured as such: not when the compiler's
 	 * own work or node bound stopped it (nor is it lowered again for size

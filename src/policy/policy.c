@@ -745,6 +745,12 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
 	uint32_t maxnr = v->info->nr_base;
 	bool lsc32 = p->merge == SCMPC_MERGE_LIBSECCOMP && v->info->compat32;
+	/* Only an ABI with socketcall(2) or ipc(2) multiplexes calls: on the
+	 * others arch_subcall()'s string compares, per rule, find nothing
+	 * that add_multiplexed() would not drop. */
+	uint32_t mux_nr;
+	bool muxes = arch_multiplexer(v->info, MUX_SOCKETCALL, &mux_nr) == 0 ||
+		     arch_multiplexer(v->info, MUX_IPC, &mux_nr) == 0;
 	/* The previous rule's name and what it resolved to: a call's rules
 	 * usually follow each other, and each lookup compares strings. */
 	const char *last = NULL;
@@ -760,7 +766,7 @@ int arch_view_init(struct arch_view *v, const scmpc_policy *p, enum scmpc_arch a
 		const char *name = r->name ? r->name : arch_syscall_name(v->info, r->nr);
 		bool same = r->name && last && (r->name == last || !strcmp(r->name, last));
 		if (!same) {
-			last_mux = name && !p->literal && arch_subcall(name, &m, &call) == 0;
+			last_mux = muxes && name && !p->literal && arch_subcall(name, &m, &call) == 0;
 			last_nr = r->name ? arch_resolve(v->info, r->name) : -1;
 			last = r->name;
 		}
