@@ -29,4 +29,10 @@ uint32_t answer_stack(const uint32_t *rets, size_t n);
  * (neither ALLOW nor LOG), else ENFORCED's own decision. */
 uint32_t answer_canary(uint32_t enforced, uint32_t candidate);
 
+/* The end of every answer that makes a program: on ERR < 0 free PROG and
+ * P and return ERR; else hand PROG to *OUT and P to *POLICY (freed when
+ * POLICY is NULL) and return 0. */
+int answer_hand_out(int err, scmpc_prog *prog, scmpc_policy *p, scmpc_prog **out,
+		    scmpc_policy **policy);
+
 #endif

@@ -75,15 +75,5 @@ SCMPC_API int scmpc_canary(const struct sock_filter *enforced, size_t elen,
 				       r[2], r[0], r[1]);
 	}
 	walker_fini(&W);
-	if (err < 0) {
-		scmpc_prog_free(prog);
-		scmpc_policy_free(p);
-		return err;
-	}
-	*out = prog;
-	if (policy)
-		*policy = p;
-	else
-		scmpc_policy_free(p);
-	return 0;
+	return answer_hand_out(err, prog, p, out, policy);
 }

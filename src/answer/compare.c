@@ -338,6 +338,22 @@ bool answer_looser(uint32_t base, uint32_t cand, bool ignore_data)
 	return !ignore_data && cand != base;
 }
 
+int answer_hand_out(int err, scmpc_prog *prog, scmpc_policy *p, scmpc_prog **out,
+		    scmpc_policy **policy)
+{
+	if (err < 0) {
+		scmpc_prog_free(prog);
+		scmpc_policy_free(p);
+		return err;
+	}
+	*out = prog;
+	if (policy)
+		*policy = p;
+	else
+		scmpc_policy_free(p);
+	return 0;
+}
+
 /* scmpc_diff() and, with SUBSET, scmpc_subset(): both programs walked together, each differing
  * path a region. */
 static int compare(const struct sock_filter *a, size_t alen, const struct sock_filter *b,

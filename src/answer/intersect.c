@@ -77,15 +77,5 @@ out:
 	walker_fini(&W);
 	free(all);
 	free(alens);
-	if (err < 0) {
-		scmpc_prog_free(prog);
-		scmpc_policy_free(p);
-		return err;
-	}
-	*out = prog;
-	if (policy)
-		*policy = p;
-	else
-		scmpc_policy_free(p);
-	return 0;
+	return answer_hand_out(err, prog, p, out, policy);
 }

@@ -138,17 +138,7 @@ SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
 	if (err >= 0)
 		progress_report(pr, "optimize", STEPS, STEPS);
 out:
-	if (err < 0) {
-		scmpc_prog_free(best);
-		scmpc_policy_free(p);
-		return err;
-	}
-	*out = best;
-	if (policy)
-		*policy = p;
-	else
-		scmpc_policy_free(p);
-	if (info)
+	if (err >= 0 && info)
 		OUT_FILL(info, res);
-	return 0;
+	return answer_hand_out(err, best, p, out, policy);
 }

@@ -167,14 +167,11 @@ static bool bits_monotone(const struct sym *s)
 	return !(s->keep & ~full) && rest == (s->keep & (0U - s->keep)) - 1;
 }
 
-/* S > K, for S as in bits_monotone(): [thr, max] is true, [0, thr) false. */
-static void split_monotone_gt(const struct sym *s, uint32_t k, struct split *o)
+/* The least w in [0, END) with S(w) > K, or END if none: a binary search,
+ * for an S the caller has shown to grow with w there. */
+static uint64_t least_above(const struct sym *s, uint32_t k, uint64_t end)
 {
-	if (bits_eval(s, 0xffffffffU) <= k) {
-		add_piece(o->f, &o->nf, P_ALL, 0, 0);
-		return;
-	}
-	uint64_t lo = 0, hi = 0xffffffffULL;	/* the least w with S(w) > k */
+	uint64_t lo = 0, hi = end;
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 		if (bits_eval(s, (uint32_t)mid) > k)
@@ -182,6 +179,17 @@ static void split_monotone_gt(const struct sym *s, uint32_t k, struct split *o)
 		else
 			lo = mid + 1;
 	}
+	return lo;
+}
+
+/* S > K, for S as in bits_monotone(): [thr, max] is true, [0, thr) false. */
+static void split_monotone_gt(const struct sym *s, uint32_t k, struct split *o)
+{
+	if (bits_eval(s, 0xffffffffU) <= k) {
+		add_piece(o->f, &o->nf, P_ALL, 0, 0);
+		return;
+	}
+	uint64_t lo = least_above(s, k, 0xffffffffULL);
 	add_piece(o->t, &o->nt, P_RANGE, (uint32_t)lo, 0xffffffffU);
 	if (lo)
 		add_piece(o->f, &o->nf, P_RANGE, 0, (uint32_t)lo - 1);
@@ -206,14 +214,7 @@ static bool bits_periodic(const struct sym *s, int *top)
 static void split_periodic_gt(const struct sym *s, uint32_t k, int top, struct split *o)
 {
 	uint64_t period = 1ULL << (top + 1);
-	uint64_t lo = 0, hi = period;	/* the least w of the first period with S(w) > k */
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (bits_eval(s, (uint32_t)mid) > k)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	uint64_t lo = least_above(s, k, period);	/* in the first period */
 	for (uint64_t base = 0; base < (1ULL << 32); base += period) {
 		if (lo < period)
 			add_piece(o->t, &o->nt, P_RANGE, (uint32_t)(base + lo),
