@@ -1440,6 +1440,15 @@ SCMPC_API int scmpc_policy_copy(const scmpc_policy *p, const bool *keep, scmpc_p
  * needs more than one program (every program would return it, and a chain
  * has only one listener).  A warning says when the programs together
  * exceed the chain budget (SCMPC_CHAIN_BUDGET).
+ *
+ * Installing: every program but the last allows seccomp(2), even where
+ * runc's stub or an unknown-syscall threshold below its number decides
+ * (those programs name the numbers in between with the policy's answer),
+ * so that each install passes the programs before it; the last gives the
+ * policy's answer.  Where no order of the programs lets every install
+ * through on some ABI of the policy (judged by running each program on
+ * the seccomp(2) call with the policy's flags), a warning in D says so,
+ * naming the program and the rule or action that denies it.
  */
 struct scmpc_split_opts {
 	size_t sz;			/* sizeof(struct scmpc_split_opts) */
@@ -1460,11 +1469,21 @@ SCMPC_API int scmpc_compile_split(const scmpc_policy *p, const struct scmpc_spli
  * them together), so that a refusal installs nothing.  With
  * SECCOMP_FILTER_FLAG_NEW_LISTENER in the flags, only the one program that
  * returns USER_NOTIF gets the listener (-EINVAL when several do); its fd is
- * returned.  Should the kernel still refuse program K after K-1 were
- * installed, the error says so: the process then holds part of the stack,
- * which allows what the missing programs deny, and must not go on to run
- * what the set was meant to confine.  RES describes the last program
- * loaded. */
+ * returned.  The order: every installed filter runs on the seccomp(2)
+ * call that installs the next, so before anything is installed each
+ * program is run (scmpc_emulate()) on the exact call, flags and sock_fprog
+ * address included, that installs each other one; the set goes in the
+ * given order where that lets every call through, else in one that does
+ * (the kernel keeps the most restrictive action whatever the order; only
+ * two programs returning one action with different data, which
+ * scmpc_compile_split()'s never do, could tell orders apart).  When no
+ * order does, or a filter of O->chain denies an install, -EPERM and
+ * nothing is installed: D names the program, what it returns and, with
+ * P, the rule or action of P that decides it.  Should the kernel still
+ * refuse program K after K-1 were installed, the error says so: the
+ * process then holds part of the stack, which allows what the missing
+ * programs deny, and must not go on to run what the set was meant to
+ * confine.  RES describes the last program loaded. */
 SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scmpc_policy *p,
 			     const struct scmpc_load_opts *o, struct scmpc_load_result *res,
 			     scmpc_diag *d);

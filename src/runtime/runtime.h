@@ -33,6 +33,29 @@ struct seccomp_status {
 	char state;		/* State: 'R', 'S', ..., 'Z' a zombie; 0 unknown */
 };
 
+/* ---- order.c */
+/* Whether a filter returning ACT lets the call through (ALLOW, LOG). */
+bool install_allows(uint32_t act);
+
+/* Why P gives ACT for call SD, as " (rule syscalls[3])", into BUF; "" when
+ * P is NULL or decides SD otherwise (the program is not P's). */
+void install_cause(const scmpc_policy *p, const struct seccomp_data *sd, uint32_t act,
+		   char *buf, size_t len);
+
+/* Program I of a stack denies the call that installs program J. */
+struct install_block {
+	size_t blocker, blocked;
+	uint32_t action;	/* what the blocker returns for that call */
+};
+
+/* An order for the N programs INSNS[i] (LENS[i] long) such that the call
+ * installing each, CALLS[i], is allowed by every program before it: into
+ * ORDER (N indexes), the given order wherever it works.  0; -EPERM when no
+ * order does, *WHY naming a program that blocks another; -EINVAL when a
+ * program cannot be run; -ENOMEM. */
+int install_order(const struct sock_filter *const *insns, const size_t *lens, size_t n,
+		  const struct seccomp_data *calls, size_t *order, struct install_block *why);
+
 /* Read the Seccomp and State lines of /proc/<tid>/status (TID 0: the calling thread).
  * Returns 0 or a negative errno (no /proc, no such thread). */
 int proc_seccomp_status(pid_t tid, struct seccomp_status *st);
