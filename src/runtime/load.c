@@ -800,7 +800,7 @@ SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scm
 		fprogs[i] = (struct sock_fprog){ .len = (unsigned short)progs[i]->len,
 						 .filter = progs[i]->insns };
 		calls[i] = (struct seccomp_data){
-			.nr = SYS_seccomp, .arch = scmpc_arch_audit(scmpc_arch_native()),
+			.nr = NR_SECCOMP, .arch = scmpc_arch_audit(scmpc_arch_native()),
 			.args = { SECCOMP_SET_MODE_FILTER, flags, (uintptr_t)&fprogs[i] },
 		};
 		ins[i] = progs[i]->insns;
@@ -833,8 +833,7 @@ SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scm
 		out.listener_fd = -1;
 		out.ebpf_len = (unsigned)bpf_ebpf_len(progs[i]->insns, progs[i]->len);
 		out.budget = b;
-		long ret = syscall(SYS_seccomp, (unsigned long)SECCOMP_SET_MODE_FILTER,
-				   (unsigned long)flags, (unsigned long)&fprogs[i], 0UL, 0UL, 0UL);
+		long ret = sys_seccomp_exact(SECCOMP_SET_MODE_FILTER, flags, &fprogs[i]);
 		int e = errno;
 		if (ret >= 0 && (flags & nl)) {
 			fd = (int)ret;

@@ -26,6 +26,25 @@ static inline long sys_seccomp(unsigned op, unsigned flags, void *args)
 #endif
 }
 
+/* seccomp(2) with the three unused argument registers 0, so that what a
+ * filter sees of the call is known to the register (install_order()). */
+#ifdef SYS_seccomp
+#define NR_SECCOMP SYS_seccomp
+#else
+#define NR_SECCOMP (-1)
+#endif
+static inline long sys_seccomp_exact(unsigned op, unsigned flags, void *args)
+{
+#ifdef SYS_seccomp
+	return syscall(SYS_seccomp, (unsigned long)op, (unsigned long)flags, (unsigned long)args,
+		       0UL, 0UL, 0UL);
+#else
+	(void)op, (void)flags, (void)args;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 struct seccomp_status {
 	int mode;		/* 0 off, 1 strict, 2 filter; -1 unknown */
 	long filters;		/* Seccomp_filters (5.9+); -1 when not reported */
