@@ -29,7 +29,7 @@ static int find_command(const char *name, char *found, size_t foundlen)
 		/* access(X_OK) holds for a directory too, which execve then
 		 * refuses with EACCES: said here, that is not the filter's doing. */
 		if (access(name, X_OK) == 0) {
-			snprintf(found, foundlen, "%s", name);
+			snprintf(found, foundlen, "%s", name ? name : "");
 			if (stat(name, &st) < 0 || S_ISREG(st.st_mode))
 				return EXIT_OK;
 			errorf("%s: %s", name, S_ISDIR(st.st_mode) ? strerror(EISDIR)
