@@ -2526,6 +2526,15 @@ SCMPC_API int scmpc_policy_copy(const scmpc_policy *p, const bool *keep, scmpc_p
  * with rules (src/check/probe_args.c), and on one ABI the policy lacks.  A policy that fits gives one
  * program.  scmpc_compile_split() below says what it returns and when it
  * fails.
+ *
+ * Installing: every program but the last allows seccomp(2), even where
+ * runc's stub or an unknown-syscall threshold below its number decides
+ * (those programs name the numbers in between with the policy's answer),
+ * so that each install passes the programs before it; the last gives the
+ * policy's answer.  Where no order of the programs lets every install
+ * through on some ABI of the policy (judged by running each program on
+ * the seccomp(2) call with the policy's flags), a warning in D says so,
+ * naming the program and the rule or action that denies it.
  */
 struct scmpc_split_opts {
 	size_t sz;			/* sizeof(struct scmpc_split_opts) */
@@ -2574,10 +2583,20 @@ SCMPC_API int scmpc_compile_split(const scmpc_policy *p, const struct scmpc_spli
  * missing programs deny, and must not go on to run what the set was meant to
  * confine.  @res describes the last program loaded.
  *
+ * The order: every installed filter runs on the seccomp(2) call that
+ * installs the next, so before anything is installed each program is run
+ * (scmpc_emulate()) on the exact call, flags and sock_fprog address
+ * included, that installs each other one; the set goes in the given order
+ * where that lets every call through, else in one that does (the kernel
+ * keeps the most restrictive action whatever the order).  When no order
+ * does, or a filter of @o->chain denies an install, nothing is installed.
+ *
  * Return: the listener fd with NEW_LISTENER, else 0; or a negative errno with
  * @d's message: -EINVAL for no programs, a NULL one or several that return
  * USER_NOTIF with NEW_LISTENER; -ENOMEM when the set exceeds the chain budget;
- * otherwise as scmpc_load().
+ * -EPERM when no order installs the set (@d names the program, what it returns
+ * and, with @p, the rule or action of @p that decides it); otherwise as
+ * scmpc_load().
  */
 SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scmpc_policy *p,
 			     const struct scmpc_load_opts *o, struct scmpc_load_result *res,

@@ -1737,6 +1737,65 @@ static void test_exec_runs_command(void **state)
 	result_free(&r);
 }
 
+/* What exec refuses before installing anything, since once the filter is in
+ * it may deny the very write(2) of the message (#28): a filter with no
+ * program for this ABI, one that denies execve(2), and a set of programs
+ * that each deny the seccomp(2) call installing the other. */
+static void test_exec_refuses(void **state)
+{
+	(void)state;
+	struct result r;
+	char want[160];
+
+	write_text(tmp("deny-uname.json"), DENY_ONE("uname"));
+	r = RUN("compile", "-a", FOREIGN_ABI, tmp("deny-uname.json"), "-o", tmp("foreign.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	snprintf(want, sizeof(want), "no program for %s, the ABI this process runs (the filter "
+		 "serves %s)", scmpc_arch_name(scmpc_arch_native()), FOREIGN_ABI);
+	r = RUN("exec", tmp("foreign.bpf"), "--", "/bin/true");
+	expect(&r, 1, NULL, want);
+	assert_non_null(strstr(r.err, "--any-abi"));
+	result_free(&r);
+	/* the override installs it: the bad-arch action kills at execve */
+	r = RUN_ANY("exec", "--any-abi", tmp("foreign.bpf"), "--", "/bin/true");
+	assert_true(r.status > 128);
+	result_free(&r);
+
+	write_text(tmp("deny-execve.json"), DENY_ONE("execve"));
+	r = RUN("exec", tmp("deny-execve.json"), "--", "/bin/true");
+	expect(&r, 1, NULL, "denies execve(2) (rule syscalls[0]");
+	result_free(&r);
+
+	write_text(tmp("deny-seccomp.json"), DENY_ONE("seccomp"));
+	for (int k = 1; k <= 2; k++) {
+		char out[64];
+		snprintf(out, sizeof(out), "blocked-%d.bpf", k);
+		r = RUN("compile", tmp("deny-seccomp.json"), "-o", tmp(out));
+		expect(&r, 0, NULL, NULL);
+		result_free(&r);
+	}
+	r = RUN("exec", "--split", tmp("blocked"), "--", "/bin/true");
+	expect(&r, 1, NULL, "program 1 of 2 denies seccomp(2)");
+	assert_non_null(strstr(r.err, "no order installs the set"));
+	assert_null(strstr(r.err, "neither seccomp(2)"));
+	result_free(&r);
+	/* one that denies seccomp(2) and one that does not: installed in the
+	 * order that works */
+	r = RUN("compile", tmp("deny-uname.json"), "-o", tmp("blocked-2.bpf"));
+	expect(&r, 0, NULL, NULL);
+	result_free(&r);
+	r = RUN("exec", "--split", tmp("blocked"), "--", "/bin/uname");
+	expect(&r, 1, NULL, "Operation not permitted");
+	result_free(&r);
+	if (unfiltered()) {
+		r = RUN("exec", "--split", tmp("blocked"), "--", "/bin/grep", "-h",
+			"Seccomp_filters", "/proc/self/status");
+		expect(&r, 0, "Seccomp_filters:\t2\n", NULL);
+		result_free(&r);
+	}
+}
+
 static void test_exec_denies(void **state)
 {
 	(void)state;
@@ -1815,10 +1874,11 @@ static void test_exec_failures(void **state)
 	expect(&r, 126, NULL, NULL);
 	assert_string_equal(r.err, want_dir);
 	result_free(&r);
-	/* A filter that denies execve: the command cannot run. */
+	/* A filter that denies execve: the command cannot run, which is said
+	 * before the filter is installed (test_exec_refuses). */
 	write_text(tmp("deny-execve.json"), DENY_ONE("execve"));
 	r = RUN_ANY("exec", tmp("deny-execve.json"), "--", "/bin/true");
-	expect(&r, 126, NULL, "Operation not permitted");
+	expect(&r, 1, NULL, "denies execve(2)");
 	result_free(&r);
 
 	/* Nothing runs when the policy is bad, unreadable, or covers no ABI
@@ -4127,6 +4187,7 @@ int main(void)
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_exec_runs_command),
 		cmocka_unit_test(test_exec_denies),
+		cmocka_unit_test(test_exec_refuses),
 		cmocka_unit_test(test_exec_failures),
 		cmocka_unit_test(test_keep_nnp_refused),
 		cmocka_unit_test(test_caps_lists),

@@ -17,6 +17,7 @@
 #include "compiler/compile.h"
 #include "compiler/dag.h"
 #include "compiler/split.h"
+#include "runtime/runtime.h"
 
 
 struct splitter {
@@ -32,6 +33,16 @@ struct splitter {
 	bool last;		/* the piece being tried is the last */
 	bool seccomp_filler;	/* pieces but the last allow seccomp(2) by a rule of their own */
 	char why[512];		/* why the last piece tried did not fit */
+	/* Per ABI: the numbers (lo, seccomp's) that every piece but the last
+	 * names with the policy's answer, so that its seccomp(2) rule stays
+	 * below runc's stub and the unknown-syscall threshold (install_fills) */
+	struct install_fill {
+		enum scmpc_arch arch;
+		uint32_t lo, nr;	/* nr: seccomp(2)'s number */
+		bool raise;		/* the limit moves up to nr */
+		uint32_t *acts;		/* the policy's answer for lo + 1 + i */
+	} fills[SCMPC_ARCH_COUNT];
+	size_t nfills;
 	struct compile_budget budget;	/* lowering work left for every compile */
 	const struct scmpc_progress *progress;	/* the caller's, or NULL */
 };
@@ -235,12 +246,144 @@ static int make_groups(struct splitter *s)
 			s->group[i] = s->group[i] == (uint32_t)sc ? (uint32_t)s->ngroups - 1
 				    : s->group[i] > (uint32_t)sc ? s->group[i] - 1 : s->group[i];
 	}
-	s->seccomp_filler = sc < 0 && !(p->unknown_set && p->unknown_thr == SCMPC_UNKNOWN_POLICY_MAX);
+	s->seccomp_filler = sc < 0;
 	free(par);
 	free(ks);
 	free(hits);
 	s->take = calloc(s->ngroups ? s->ngroups : 1, sizeof(*s->take));
 	return s->take ? 0 : diag_err(s->d, -ENOMEM, NULL, "out of memory");
+}
+
+/* ------------------------------------------------------------ installing */
+
+/*
+ * Every piece but the last must let the seccomp(2) call that installs the
+ * next one through: a rule of its own allows it (make_groups) unless the
+ * policy names it.  But runc's stub (a limit) and an unknown-syscall
+ * threshold at the highest number named decide above any rule, and
+ * seccomp(2) is often above both: every piece would then answer it as the
+ * policy does, ENOSYS, and no set could be installed.  So the pieces but
+ * the last move the limit up to seccomp(2)'s number and name the numbers
+ * between with the policy's own answer, which leaves every call but
+ * seccomp(2) decided as before; the last piece keeps the policy's answer
+ * for seccomp(2), which the stack then gives.  Not done when the policy
+ * names a number in between (its rules would then decide it in the pieces
+ * but the last): split_policy() then warns that the set cannot be
+ * installed.
+ */
+static int install_fills(struct splitter *s)
+{
+	const scmpc_policy *p = s->p;
+	struct arch_view views[SCMPC_ARCH_COUNT];
+	int rc = policy_views_init(p, views, s->d);
+
+	if (rc < 0)
+		return rc;
+	for (size_t k = 0; k < p->narches && rc >= 0; k++) {
+		const struct arch_view *v = &views[k];
+		const struct limit *l = &p->limits[v->arch];
+		int64_t sc = arch_resolve(v->info, "seccomp");
+		size_t lo_i, hi_i;
+		uint32_t lo;
+		bool raise = false;
+
+		if (sc < 0)
+			continue;
+		if (l->set && limit_hits(l, (uint32_t)sc)) {
+			if ((uint32_t)sc == 0)
+				continue;	/* SCMPC_LIMIT_ZERO: not ours to move */
+			lo = l->max;
+			raise = true;
+		} else if (v->unknown_set && (uint32_t)sc > v->threshold &&
+			   !arch_is_private(v->info, (uint32_t)sc)) {
+			lo = v->threshold;
+		} else {
+			continue;
+		}
+		bool named = false;
+		for (uint32_t nr = lo + 1; nr < (uint32_t)sc && !named; nr++) {
+			arch_view_find(v, nr, &lo_i, &hi_i);
+			named = hi_i > lo_i;
+		}
+		if (named)
+			continue;
+		struct install_fill *fl = &s->fills[s->nfills];
+		*fl = (struct install_fill){ v->arch, lo, (uint32_t)sc, raise, NULL };
+		size_t nn = (uint32_t)sc - lo - 1;
+		fl->acts = malloc((nn ? nn : 1) * sizeof(*fl->acts));
+		if (!fl->acts) {
+			rc = diag_err(s->d, -ENOMEM, NULL, "out of memory");
+			break;
+		}
+		s->nfills++;
+		for (size_t i = 0; i < nn; i++) {
+			struct seccomp_data sd = { .nr = (int)(lo + 1 + i), .arch = v->info->audit };
+			fl->acts[i] = policy_decide(p, views, &sd, NULL);
+		}
+	}
+	policy_views_fini(p, views, p->narches);
+	return rc;
+}
+
+/* The seccomp(2) call a loader makes on ABI A to install a program: the
+ * policy's flags, a sock_fprog at a typical user address (the real one is
+ * known only at load time, where scmpc_load_set() judges it again). */
+static struct seccomp_data install_call(const scmpc_policy *p, enum scmpc_arch a, uint32_t nr)
+{
+	return (struct seccomp_data){ .nr = (int)nr, .arch = scmpc_arch_audit(a),
+				      .args = { 1 /* SECCOMP_SET_MODE_FILTER */,
+						scmpc_policy_flags(p), 0x7ffc12345000ULL } };
+}
+
+/* Warn when no order of the N programs installs them on some ABI of P:
+ * some program denies the seccomp(2) call that installs another, in every
+ * order. */
+static int check_installable(const scmpc_policy *p, scmpc_prog *const *progs, size_t n,
+			     scmpc_diag *d)
+{
+	const struct sock_filter **ins = calloc(n, sizeof(*ins));
+	size_t *lens = calloc(n, sizeof(*lens)), *order = calloc(n, sizeof(*order));
+	struct seccomp_data *calls = calloc(n, sizeof(*calls));
+	int rc = 0;
+
+	if (!ins || !lens || !order || !calls) {
+		rc = diag_err(d, -ENOMEM, NULL, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		ins[i] = progs[i]->insns;
+		lens[i] = progs[i]->len;
+	}
+	for (size_t k = 0; k < p->narches; k++) {
+		enum scmpc_arch a = p->arches[k];
+		int64_t sc = arch_resolve(arch_info(a), "seccomp");
+		struct install_block why;
+		if (sc < 0)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			calls[i] = install_call(p, a, (uint32_t)sc);
+		int r = install_order(ins, lens, n, calls, order, &why);
+		if (r == -ENOMEM) {
+			rc = diag_err(d, r, NULL, "out of memory");
+			goto out;
+		}
+		if (r < 0) {
+			char act[32], cause[160];
+			scmpc_action_str(why.action, act, sizeof(act));
+			install_cause(p, &calls[0], why.action, cause, sizeof(cause));
+			diag_warn(d, "the %zu programs cannot be installed on %s: program %zu "
+				  "denies seccomp(2)%s, returning %s for the call that installs "
+				  "program %zu, and no order puts every such program after the "
+				  "others (scmpc_load_set() will refuse the set)", n,
+				  scmpc_arch_name(a), why.blocker + 1, cause, act, why.blocked + 1);
+		}
+	}
+out:
+	free(ins);
+	free(lens);
+	free(order);
+	free(calls);
+	return rc;
 }
 
 /* ------------------------------------------------------------ pieces */
@@ -267,6 +410,17 @@ static int piece_policy(const struct splitter *s, scmpc_policy **out)
 			.origin = r->origin,
 		};
 		rc = scmpc_policy_add_rule(q, &in, s->d);
+	}
+	for (size_t f = 0; f < s->nfills && rc >= 0 && !s->last; f++) {
+		const struct install_fill *fl = &s->fills[f];
+		if (fl->raise)
+			q->limits[fl->arch].max = fl->nr;
+		for (uint32_t nr = fl->lo + 1; nr < fl->nr && rc >= 0; nr++) {
+			struct scmpc_rule in = { .sz = sizeof(in), .nr = nr, .arch = fl->arch,
+						 .action = fl->acts[nr - fl->lo - 1],
+						 .origin = "the policy's answer, kept beside seccomp(2)" };
+			rc = scmpc_policy_add_rule(q, &in, s->d);
+		}
 	}
 	if (rc >= 0 && s->seccomp_filler && !s->last) {
 		struct scmpc_rule in = { .sz = sizeof(in), .syscall = "seccomp",
@@ -603,7 +757,7 @@ static int split_run(struct splitter *s, size_t max_progs, struct piece **pcs, s
 {
 	const scmpc_policy *p = s->p;
 	int rc = make_groups(s);
-	if (rc < 0)
+	if (rc < 0 || (rc = install_fills(s)) < 0)
 		return rc;
 	rc = pack(s, max_progs, pcs, n);
 	if (rc < 0 || *n < 2)
@@ -625,6 +779,8 @@ static int split_run(struct splitter *s, size_t max_progs, struct piece **pcs, s
 
 static void splitter_fini(struct splitter *s)
 {
+	for (size_t i = 0; i < s->nfills; i++)
+		free(s->fills[i].acts);
 	free(s->group);
 	free(s->first_key);
 	free(s->take);
@@ -720,6 +876,13 @@ int split_policy(const scmpc_policy *p, const struct scmpc_split_opts *opts, scm
 	if (!(opts->flags & SCMPC_COMPILE_NO_VERIFY) && (rc = check_stack(p, pcs, n, d)) < 0)
 		goto out;
 
+	scmpc_prog **set = calloc(n, sizeof(*set));
+	for (size_t i = 0; set && i < n; i++)
+		set[i] = pcs[i].prog;
+	rc = set ? check_installable(p, set, n, d) : diag_err(d, -ENOMEM, NULL, "out of memory");
+	free(set);
+	if (rc < 0)
+		goto out;
 	unsigned long budget = 0;
 	for (size_t i = 0; i < n; i++)
 		budget += scmpc_prog_ebpf_len(pcs[i].prog) + 4;

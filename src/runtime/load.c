@@ -701,6 +701,43 @@ static int set_err(scmpc_diag *d, int err, const char *pre, const char *post)
 	return diag_err(d, err, where[0] ? where : NULL, "%s%s%s", pre, msg, post);
 }
 
+/* The error for a set no order installs: WHY's program denies the call
+ * SD that installs another. */
+static int blocked_err(scmpc_diag *d, const scmpc_policy *p, size_t n,
+		       const struct seccomp_data *sd, const struct install_block *why)
+{
+	char act[32], cause[160];
+	scmpc_action_str(why->action, act, sizeof(act));
+	install_cause(p, sd, why->action, cause, sizeof(cause));
+	return diag_err(d, -EPERM, NULL,
+			"program %zu of %zu denies seccomp(2)%s, returning %s for the call "
+			"seccomp(SECCOMP_SET_MODE_FILTER, 0x%llx, ...) that installs program %zu, "
+			"and every order puts such a program first: no order installs the set; "
+			"nothing was installed", why->blocker + 1, n, cause, act,
+			(unsigned long long)sd->args[1], why->blocked + 1);
+}
+
+/* The filters O says are already in place must let each of CALLS through. */
+static int chain_allows(const struct scmpc_load_opts *o, const struct seccomp_data *calls,
+			size_t n, scmpc_diag *d)
+{
+	for (size_t c = 0; c < o->nchain && o->chain; c++)
+		for (size_t i = 0; i < n; i++) {
+			uint32_t act;
+			char name[32];
+			const scmpc_prog *f = o->chain[c];
+			if (!f || scmpc_emulate(f->insns, f->len, &calls[i], &act, NULL) < 0 ||
+			    install_allows(act))
+				continue;
+			scmpc_action_str(act, name, sizeof(name));
+			return diag_err(d, -EPERM, NULL, "filter %zu of the chain already installed "
+					"returns %s for seccomp(2), the call that installs program "
+					"%zu: the set cannot be installed here; nothing was installed",
+					c + 1, name, i + 1);
+		}
+	return 0;
+}
+
 SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scmpc_policy *p,
 			     const struct scmpc_load_opts *o, struct scmpc_load_result *res,
 			     scmpc_diag *d)
@@ -755,23 +792,57 @@ SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scm
 				"instructions with the chain's 4 per filter, but the chain has %u "
 				"left: its %u filter%s already use %u of %u", n, need - 4, b.left,
 				b.filters, b.filters == 1 ? "" : "s", b.used, SCMPC_CHAIN_BUDGET);
-	if (!(opts.flags & SCMPC_LOAD_KEEP_NNP) && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return diag_err(d, -errno, NULL, "setting no_new_privs failed: %s", strerror(errno));
-	if (opts.flags & SCMPC_LOAD_DRY_RUN)
-		return 0;
-	/* From here on only seccomp(2) itself, which each filter of a split
-	 * but the last allows (scmpc_compile_split() puts the call last). */
+	/* The order: each program's seccomp(2) call, with the flags and the
+	 * very sock_fprog it is made with, must pass every program installed
+	 * before it (and the chain already in place), or installing stops
+	 * halfway under a filter that may deny even the error's write(2). */
+	struct sock_fprog *fprogs = calloc(n, sizeof(*fprogs));
+	struct seccomp_data *calls = calloc(n, sizeof(*calls));
+	const struct sock_filter **ins = calloc(n, sizeof(*ins));
+	size_t *lens = calloc(n, sizeof(*lens)), *order = calloc(n, sizeof(*order));
+	if (!fprogs || !calls || !ins || !lens || !order) {
+		r = diag_err(d, -ENOMEM, NULL, "out of memory");
+		goto done;
+	}
 	for (size_t i = 0; i < n; i++) {
 		unsigned flags = opts.seccomp_flags & (i == listener ? ~0U : ~nl);
-		struct sock_fprog fprog = {
-			.len = (unsigned short)progs[i]->len,
-			.filter = progs[i]->insns,	/* the kernel only reads it */
+		fprogs[i] = (struct sock_fprog){ .len = (unsigned short)progs[i]->len,
+						 .filter = progs[i]->insns };
+		calls[i] = (struct seccomp_data){
+			.nr = NR_SECCOMP, .arch = scmpc_arch_audit(scmpc_arch_native()),
+			.args = { SECCOMP_SET_MODE_FILTER, flags, (uintptr_t)&fprogs[i] },
 		};
+		ins[i] = progs[i]->insns;
+		lens[i] = progs[i]->len;
+	}
+	if ((r = chain_allows(&opts, calls, n, d)) < 0)
+		goto done;
+	struct install_block why;
+	r = install_order(ins, lens, n, calls, order, &why);
+	if (r == -EPERM) {
+		r = blocked_err(d, p, n, &calls[why.blocked], &why);
+		goto done;
+	}
+	if (r < 0) {
+		r = diag_err(d, r, NULL, r == -ENOMEM ? "out of memory"
+			     : "a program could not be run on its install call");
+		goto done;
+	}
+	if (!(opts.flags & SCMPC_LOAD_KEEP_NNP) && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		r = diag_err(d, -errno, NULL, "setting no_new_privs failed: %s", strerror(errno));
+		goto done;
+	}
+	if (opts.flags & SCMPC_LOAD_DRY_RUN)
+		goto done;
+	/* From here on only seccomp(2) itself, made exactly as judged. */
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order[k];
+		unsigned flags = (unsigned)calls[i].args[1];
 		memset(&out, 0, sizeof(out));
 		out.listener_fd = -1;
 		out.ebpf_len = (unsigned)bpf_ebpf_len(progs[i]->insns, progs[i]->len);
 		out.budget = b;
-		long ret = sys_seccomp(SECCOMP_SET_MODE_FILTER, flags, &fprog);
+		long ret = sys_seccomp_exact(SECCOMP_SET_MODE_FILTER, flags, &fprogs[i]);
 		int e = errno;
 		if (ret >= 0 && (flags & nl)) {
 			fd = (int)ret;
@@ -787,8 +858,8 @@ SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scm
 			snprintf(pre, sizeof(pre), "program %zu of %zu: ", i + 1, n);
 			snprintf(post, sizeof(post), "; the %zu before it are installed, so this "
 				 "thread holds part of the stack, which allows what the others "
-				 "deny: do not run what it was meant to confine", i);
-			r = set_err(d, r, pre, i ? post : "");
+				 "deny: do not run what it was meant to confine", k);
+			r = set_err(d, r, pre, k ? post : "");
 			if (fd > 0)
 				close(fd);
 			fd = 0;
@@ -797,6 +868,14 @@ SCMPC_API int scmpc_load_set(const scmpc_prog *const *progs, size_t n, const scm
 		unsigned long used = (unsigned long)b.used + out.ebpf_len + 4;
 		budget_from(&b, b.filters + 1UL, used, b.exact);
 	}
+done:
+	free(fprogs);
+	free(calls);
+	free(ins);
+	free(lens);
+	free(order);
+	if (opts.flags & SCMPC_LOAD_DRY_RUN)
+		return r;
 	if (res && res->sz >= sizeof(res->sz)) {
 		size_t sz = res->sz;
 		out.sz = sz;

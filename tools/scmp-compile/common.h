@@ -59,6 +59,7 @@ enum {
 	F_CANARY = 1 << 18,
 	F_TAP = 1 << 19,
 	F_RECORD = 1 << 26,		/* record's own options */
+	F_ANY_ABI = 1 << 27,		/* exec --any-abi */
 	F_AUDIT = 1 << 24,
 	/* Not an option: the command takes negative numbers as operands
 	 * (explain's arguments, -100 for AT_FDCWD), never as options. */
@@ -106,6 +107,7 @@ struct cli {
 	const char *c_name;
 	unsigned seccomp_flags;		/* exec --flags */
 	bool keep_nnp;
+	bool any_abi;			/* exec: install a filter without a program for this ABI */
 	bool split;			/* compile, exec: a set of programs */
 	char **pos;
 	int npos;

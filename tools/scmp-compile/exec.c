@@ -18,7 +18,7 @@
 /* Whether execvp() will find NAME, asked before any filter is in place:
  * a typo then costs nothing and is reported in env(1)'s terms.  Returns 0,
  * or the status to exit with. */
-static int find_command(const char *name)
+static int find_command(const char *name, char *found, size_t foundlen)
 {
 	const char *path = getenv("PATH");
 	bool denied = false;
@@ -29,6 +29,7 @@ static int find_command(const char *name)
 		/* access(X_OK) holds for a directory too, which execve then
 		 * refuses with EACCES: said here, that is not the filter's doing. */
 		if (access(name, X_OK) == 0) {
+			snprintf(found, foundlen, "%s", name ? name : "");
 			if (stat(name, &st) < 0 || S_ISREG(st.st_mode))
 				return EXIT_OK;
 			errorf("%s: %s", name, S_ISDIR(st.st_mode) ? strerror(EISDIR)
@@ -50,8 +51,10 @@ static int find_command(const char *name)
 				 "/", name);
 		if (n > 0 && (size_t)n < sizeof(buf)) {
 			if (access(buf, X_OK) == 0) {
-				if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
+				if (stat(buf, &st) == 0 && S_ISREG(st.st_mode)) {
+					snprintf(found, foundlen, "%s", buf);
 					return EXIT_OK;
+				}
 			} else if (errno == EACCES) {
 				denied = true;
 			}
@@ -168,6 +171,77 @@ static void handoff_abort(struct handoff *h)
 	handoff_close(h);	/* the helper reads EOF and ends */
 }
 
+/* Whether PROG serves ABI A: it tests A's AUDIT_ARCH, or none at all.
+ * The ABIs it serves are listed into LIST. */
+static bool serves_abi(const struct sock_filter *insns, size_t len, enum scmpc_arch a,
+		       char *list, size_t listlen)
+{
+	enum scmpc_arch abis[64];
+	int n = scmpc_prog_abis(insns, len, abis, 64);
+	bool found = n <= 0;
+
+	for (int i = 0; i < n && i < 64; i++) {
+		size_t used = strlen(list);
+		if (!strstr(list, scmpc_arch_name(abis[i])))
+			snprintf(list + used, listlen - used, "%s%s", used ? ", " : "",
+				 scmpc_arch_name(abis[i]));
+		found |= abis[i] == a;
+	}
+	return found;
+}
+
+/* Why the policy P denies SD, as " (rule syscalls[3])", or "". */
+static void exec_cause(const scmpc_policy *p, const struct seccomp_data *sd, uint32_t act,
+		       char *buf, size_t len)
+{
+	struct scmpc_explanation ex = { .sz = sizeof(ex) };
+	struct scmpc_rule_info ri = { .sz = sizeof(ri) };
+
+	buf[0] = '\0';
+	if (!p || scmpc_policy_explain(p, sd, &ex, NULL) < 0 || ex.action != act)
+		return;
+	if (ex.rule >= 0 && scmpc_policy_rule(p, (size_t)ex.rule, &ri) == 0 && ri.origin)
+		snprintf(buf, len, " (rule %s)", ri.origin);
+	else if (ex.reason == SCMPC_REASON_DEFAULT)
+		snprintf(buf, len, " (the policy's default action)");
+	else if (ex.reason == SCMPC_REASON_LIMIT)
+		snprintf(buf, len, " (runc's ENOSYS stub)");
+}
+
+/* The execve(2) call exec will make, as the filters will see it: PATH,
+ * ARGV and the environment, the three unused argument registers zero
+ * (exec makes it with syscall(2) so that they are).  Each of the N
+ * programs must let it through (or leave it to a tracer or an agent), or
+ * CMD could never start: said now, while the error can still be printed.
+ * Returns 0, or -1 having said why. */
+static int check_execve(const char *name, const scmpc_policy *p, const struct sock_filter *const *insns,
+			const size_t *lens, size_t n, const char *path, char *const *argv)
+{
+	extern char **environ;
+	struct seccomp_data sd = {
+		.nr = SYS_execve, .arch = scmpc_arch_audit(native_arch()),
+		.args = { (uintptr_t)path, (uintptr_t)argv, (uintptr_t)environ },
+	};
+	for (size_t i = 0; i < n; i++) {
+		uint32_t act;
+		if (scmpc_emulate(insns[i], lens[i], &sd, &act, NULL) < 0)
+			continue;
+		uint32_t a = act & 0xffff0000U;
+		if (a == SCMPC_ACT_ALLOW || a == SCMPC_ACT_LOG || a == SCMPC_ACT_TRACE(0) ||
+		    a == SCMPC_ACT_USER_NOTIF)
+			continue;
+		char as[32], cause[160], which[64] = "";
+		scmpc_action_str(act, as, sizeof(as));
+		exec_cause(p, &sd, act, cause, sizeof(cause));
+		if (n > 1)
+			snprintf(which, sizeof(which), "program %zu of %zu ", i + 1, n);
+		errorf("%s: the filter denies execve(2)%s: %sreturns %s for the call that would "
+		       "start %s, so nothing was installed", name, cause, which, as, argv[0]);
+		return -1;
+	}
+	return 0;
+}
+
 static int run_exec(struct cli *c)
 {
 	enum scmpc_arch native = native_arch();
@@ -194,22 +268,63 @@ static int run_exec(struct cli *c)
 		f.name = set.name;
 		f.policy = set.policy;
 	}
+	/* A filter with no program for this ABI answers every call, execve
+	 * first, with its bad-arch action: a kill that prints nothing. */
+	char served[512] = "";
+	bool has_native = true;
 	if (f.policy) {
-		bool has_native = false;
-
-		for (size_t i = 0; i < scmpc_policy_arch_count(f.policy); i++)
-			has_native |= scmpc_policy_arch(f.policy, i) == native;
-		if (!has_native) {
-			errorf("%s: the policy has no %s section, so every call (execve first) "
-			       "would get its bad-arch action", f.name, scmpc_arch_name(native));
-			goto out;
+		has_native = false;
+		for (size_t i = 0; i < scmpc_policy_arch_count(f.policy); i++) {
+			size_t used = strlen(served);
+			enum scmpc_arch a = scmpc_policy_arch(f.policy, i);
+			snprintf(served + used, sizeof(served) - used, "%s%s", used ? ", " : "",
+				 scmpc_arch_name(a));
+			has_native |= a == native;
 		}
+	} else if (c->split) {
+		for (size_t i = 0; i < set.n; i++)
+			has_native &= serves_abi(scmpc_prog_insns(set.progs[i]),
+						 scmpc_prog_len(set.progs[i]), native, served,
+						 sizeof(served));
+	} else {
+		has_native = serves_abi(f.insns, f.len, native, served, sizeof(served));
 	}
-	status = find_command(c->cmd_argv[0]);
+	if (!has_native && !c->any_abi) {
+		errorf("%s: no program for %s, the ABI this process runs (the filter serves %s): "
+		       "every call, execve first, would get its bad-arch action; nothing was "
+		       "installed (--any-abi installs it anyway)", f.name, scmpc_arch_name(native),
+		       served[0] ? served : "no ABI");
+		goto out;
+	}
+	char path[PATH_MAX] = "";
+	status = find_command(c->cmd_argv[0], path, sizeof(path));
 	if (status != EXIT_OK)
 		goto out;
 	status = EXIT_INPUT;
 
+	if (!c->any_abi) {
+		const struct sock_filter *one[1] = { f.insns };
+		size_t onelen[1] = { f.len };
+		const struct sock_filter **ins = one;
+		size_t *lens = onelen, n = 1;
+		if (c->split) {
+			ins = calloc(set.n, sizeof(*ins));
+			lens = calloc(set.n, sizeof(*lens));
+			n = set.n;
+			for (size_t i = 0; ins && lens && i < n; i++) {
+				ins[i] = scmpc_prog_insns(set.progs[i]);
+				lens[i] = scmpc_prog_len(set.progs[i]);
+			}
+		}
+		int bad = !ins || !lens ? (errorf("%s", strerror(ENOMEM)), -1)
+			: check_execve(f.name, f.policy, ins, lens, n, path, c->cmd_argv);
+		if (c->split) {
+			free(ins);
+			free(lens);
+		}
+		if (bad)
+			goto out;
+	}
 	d = scmpc_diag_new();
 	if (!d) {
 		errorf("%s", strerror(ENOMEM));
@@ -273,7 +388,12 @@ static int run_exec(struct cli *c)
 	}
 
 	fflush(stdout);
-	execvp(c->cmd_argv[0], c->cmd_argv);
+	/* The call check_execve() judged, to the register; a script without
+	 * "#!" (ENOEXEC) goes to execvp(), which hands it to the shell. */
+	extern char **environ;
+	syscall(SYS_execve, path, c->cmd_argv, environ, 0UL, 0UL, 0UL);
+	if (errno == ENOEXEC)
+		execvp(c->cmd_argv[0], c->cmd_argv);
 	/* From here on every call, these too, passes the new filter. */
 	int e = errno;
 	errorf("%s: cannot execute under the filter: %s", c->cmd_argv[0], strerror(e));
@@ -288,11 +408,12 @@ out:
 }
 
 const struct command exec_command = {
-	"exec", run_exec, F_ARCH | F_POLICY | F_FLAGS | F_KEEP_NNP | F_SPLIT,
+	"exec", run_exec, F_ARCH | F_POLICY | F_FLAGS | F_KEEP_NNP | F_SPLIT | F_ANY_ABI,
 	"Usage: " PROG_NAME " exec [--flags LIST] [--keep-nnp] [-a ABI] [--caps LIST]\n"
 	"                         [--kernel X.Y] [--strict] [--no-enosys]\n"
 	"                         [--restrictive] [--runtime RT] [--bad-arch ACT] [-q]\n"
-	"                         [--split] POLICY|FILE.bpf|PREFIX [--] CMD [ARG...]\n",
+	"                         [--split] [--any-abi] POLICY|FILE.bpf|PREFIX [--] CMD\n"
+	"                         [ARG...]\n",
 	"Compile POLICY for this machine (or take a raw FILE.bpf), install it in this\n"
 	"process with seccomp(2), setting no_new_privs first, and execute CMD under\n"
 	"it.  Options are read up to the first word after POLICY, the command; what\n"

@@ -95,6 +95,7 @@ static void print_help(FILE *f)
 "                      tsync, log, spec_allow, tsync_esrch (comma-separated)\n"
 "      --keep-nnp      exec: do not set no_new_privs, so that set-user-ID\n"
 "                      programs keep their privileges (needs CAP_SYS_ADMIN)\n"
+"      --any-abi       exec: install a filter with no program for this ABI\n"
 "      --pid PID       inspect, merge, explain: the filters process PID holds\n"
 "                      (needs CAP_SYS_ADMIN and a caller not under seccomp)\n"
 "      --audit RECORD  explain: the call of a type=SECCOMP audit record\n"

@@ -41,6 +41,7 @@ enum {
 	OPT_AUDIT,
 	OPT_DOT,
 	OPT_VERBOSE,
+	OPT_ANY_ABI,
 };
 
 static const struct option long_opts[] = {
@@ -61,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "flags", required_argument, NULL, OPT_FLAGS },
 	{ "keep-nnp", no_argument, NULL, OPT_KEEP_NNP },
+	{ "any-abi", no_argument, NULL, OPT_ANY_ABI },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "hot", required_argument, NULL, OPT_HOT },
 	{ "split", no_argument, NULL, OPT_SPLIT },
@@ -425,6 +427,9 @@ static const struct {
 	{ F_KEEP_NNP, NULL,
 	  "      --keep-nnp      do not set no_new_privs, so that set-user-ID programs\n"
 	  "                      keep their privileges (needs CAP_SYS_ADMIN)\n" },
+	{ F_ANY_ABI, NULL,
+	  "      --any-abi       install a filter that has no program for this ABI\n"
+	  "                      (every call, execve first, gets its bad-arch action)\n" },
 	{ F_CAPS, NULL,
 	  "      --caps LIST     capabilities for Docker includes/excludes: CAP_X,CAP_Y,\n"
 	  "                      'default' (Podman's set for containers/common's profile,\n"
@@ -554,7 +559,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 		{ OPT_NAME, F_NAME, "--name" }, { 'q', F_QUIET, "--quiet" },
 		{ OPT_VERBOSE, F_QUIET, "--verbose" },
 		{ OPT_FLAGS, F_FLAGS, "--flags" }, { OPT_KEEP_NNP, F_KEEP_NNP, "--keep-nnp" },
-		{ OPT_PID, F_PID, "--pid" },
+		{ OPT_PID, F_PID, "--pid" }, { OPT_ANY_ABI, F_ANY_ABI, "--any-abi" },
 		{ OPT_HOT, F_HOT, "--hot" },
 		{ OPT_SPLIT, F_SPLIT, "--split" },
 		{ OPT_LAYOUT, F_LAYOUT, "--layout" },
@@ -695,6 +700,9 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			break;
 		case OPT_KEEP_NNP:
 			c->keep_nnp = true;
+			break;
+		case OPT_ANY_ABI:
+			c->any_abi = true;
 			break;
 		case OPT_SPLIT:
 			c->split = true;
