@@ -2642,6 +2642,43 @@ static void refusals_merge(const struct api *L, struct rcs *r)
 	L->release(a);
 }
 
+/* libseccomp prunes a call's tree before each add (db.c, db_rule_add and
+ * _db_tree_prune): a rule that an earlier one of the same action covers
+ * is dropped, and what a new rule covers with the same action goes.  A
+ * later rule then meets fewer comparisons, and is taken where the rules as
+ * added would clash.  (The first two scripts are the adds of bench_compat's
+ * random-2000 that the compatible library refused before.) */
+static void refusals_pruned(const struct api *L, struct rcs *r)
+{
+	int ac = nr_of(L, "accept4"), st = nr_of(L, "sendto"), rd = nr_of(L, "read");
+	scmp_filter_ctx ctx = L->init(SCMP_ACT_ERRNO(38));
+	assert_non_null(ctx);
+	/* a2 == 2 covers the second rule, which goes: a0 == 3 meets nothing */
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_KILL_PROCESS, ac, 1, SCMP_A2(SCMP_CMP_EQ, 2)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_KILL_PROCESS, ac, 3, SCMP_A0(SCMP_CMP_EQ, 3),
+			      SCMP_A2(SCMP_CMP_EQ, 2), SCMP_A4(SCMP_CMP_EQ, 3)));
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ALLOW, ac, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 3))), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ALLOW, ac, 1,
+					       SCMP_A2(SCMP_CMP_EQ, 2))), -EEXIST);
+	/* the same through a masked compare */
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ALLOW, st, 1, SCMP_A4(SCMP_CMP_EQ, 0)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ALLOW, st, 3, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xf0, 0),
+			      SCMP_A4(SCMP_CMP_EQ, 0), SCMP_A5(SCMP_CMP_EQ, 2)));
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_LOG, st, 1,
+					       SCMP_A0(SCMP_CMP_MASKED_EQ, 0xf0, 0))), 0);
+	/* the other way: a2 == 2 covers the rule before it, whose comparisons
+	 * go, so a0 == 3 clashes with nothing */
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(1), rd, 2, SCMP_A0(SCMP_CMP_EQ, 3),
+			      SCMP_A2(SCMP_CMP_EQ, 2)));
+	rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(1), rd, 1, SCMP_A2(SCMP_CMP_EQ, 2)));
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), rd, 1,
+					       SCMP_A0(SCMP_CMP_EQ, 3))), 0);
+	assert_int_equal(rc_put(r, L->rule_add(ctx, SCMP_ACT_ERRNO(2), rd, 1,
+					       SCMP_A2(SCMP_CMP_EQ, 2))), -EEXIST);
+	L->release(ctx);
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -2649,6 +2686,10 @@ static void test_refusals(void **state)
 	refusals_far(&sys_api, &s);
 	refusals_far(&cmp_api, &c);
 	rcs_same(&s, &c, "clashes far back");
+	s.n = c.n = 0;
+	refusals_pruned(&sys_api, &s);
+	refusals_pruned(&cmp_api, &c);
+	rcs_same(&s, &c, "trees pruned");
 	if (!x86_family()) {
 		print_message("x86 ABIs: skipped on a host of another family\n");
 		return;

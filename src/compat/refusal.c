@@ -219,7 +219,7 @@ static void view_form(const struct compat_index *x, const struct compat_rule *r,
  * the way leaves the group dead, as libseccomp never gets past it. */
 static bool grow_tree(struct compat_index *x, struct group *g, const struct compat_rule *rules)
 {
-	g->tree = lsc_tree_new(!x->info->compat32);
+	g->tree = lsc_tree_new(!x->info->compat32, true);
 	if (!g->tree)
 		return false;
 	for (size_t i = 0; i < g->n; i++) {

@@ -59,6 +59,7 @@ struct lt_node {
 	uint32_t rule[2];	/* the policy rule the action comes from */
 	int32_t sub[2];		/* the level the branch goes on to, or NONE */
 	int32_t prev, next;	/* neighbours on the node's level */
+	bool freed;		/* libseccomp would have freed it (pruning) */
 };
 
 /* A node as it was before the insert being made changed it. */
@@ -72,6 +73,7 @@ struct lsc_tree {
 	size_t len, cap;
 	int32_t root;
 	bool wide;		/* the ABI compares 64-bit arguments word by word */
+	bool prune;		/* prune before each merge, as libseccomp's add does */
 	size_t steps;		/* merge steps so far, against STEP_LIMIT */
 	uint8_t *mark;		/* loop check: 0 unseen, 1 in progress, 2 done */
 	/* What the last insert changed, so that it can be taken back: the
@@ -416,12 +418,234 @@ static int check_level(struct lsc_tree *t, int32_t at, size_t *steps)
 	return 0;
 }
 
-struct lsc_tree *lsc_tree_new(bool wide)
+/* ----------------------------------------------------------- pruning */
+
+/* Before it merges a rule, libseccomp's add prunes the tree against the
+ * new chain (db.c, db_rule_add and _db_tree_prune): a subtree the new rule
+ * covers with the same action goes, and a new rule that an existing one
+ * with the same action covers is dropped whole.  Either changes what a
+ * later rule meets, so whether it is refused (`a2 == 2` then `a0 == 3 &&
+ * a2 == 2 && a4 == 3`, both KILL, keeps only the first: a later ALLOW
+ * `a0 == 3` is taken, not refused).  The compiler does not prune (the top
+ * of this file says why); the compatible library's refusals do.  The walk
+ * keeps libseccomp's flags, by these names. */
+enum {
+	PR_MATCH = 0x1,		/* the chains match from here down */
+	PR_MATCH_ONCE = 0x2,	/* they matched somewhere above */
+	PR_X_FINISHED = 0x10,	/* the tree's chain ended on the match */
+	PR_N_FINISHED = 0x20,	/* the new chain did */
+	PR_X_PREFIX = 0x100,	/* the tree has comparisons the new chain lacks */
+	PR_N_PREFIX = 0x200,	/* the new chain has comparisons the tree lacks */
+};
+#define PR_MATCHSET (PR_MATCH | PR_MATCH_ONCE)
+#define PR_REDUNDANT (PR_MATCH | PR_X_FINISHED | PR_N_PREFIX)
+
+static bool goes_on(const struct lt_node *x, int b)
+{
+	return x->has[b] || x->sub[b] != NONE;
+}
+
+/* Count in *N the branches of the level linked from SLOT and below that
+ * link to AT (the root's link counts as one).  SEEN marks the nodes walked,
+ * so that a level linked twice is walked once; its links count twice. */
+static void count_parents(const struct lsc_tree *t, int32_t slot, int32_t at, uint8_t *seen,
+			  size_t *n)
+{
+	if (slot == NONE)
+		return;
+	if (slot == at)
+		++*n;
+	int32_t i = slot;
+	/* a level is walked once; a loop of neighbours ends on a seen node */
+	while (t->n[i].prev != NONE && !seen[t->n[i].prev])
+		i = t->n[i].prev;
+	for (; i != NONE && !seen[i]; i = t->n[i].next) {
+		seen[i] = 1;
+		for (int b = 1; b >= 0; b--)
+			count_parents(t, t->n[i].sub[b], at, seen, n);
+	}
+}
+
+/* Whether libseccomp frees node AT when it takes it off its level: it
+ * holds one reference per link to it (its neighbours' and its parents')
+ * and drops one there.  -ENOMEM as an error. */
+static int freed_on_removal(const struct lsc_tree *t, int32_t at)
+{
+	size_t n = (t->n[at].prev != NONE) + (t->n[at].next != NONE);
+	if (n > 1)
+		return 0;
+	uint8_t *seen = calloc(t->len ? t->len : 1, 1);
+	if (!seen)
+		return -ENOMEM;
+	count_parents(t, t->root, at, seen, &n);
+	free(seen);
+	return n <= 1;
+}
+
+/* Take NODE off the tree below the level linked from OWNER's branch OB,
+ * with every node on the way that is left with neither action nor level
+ * below, as libseccomp does (_db_tree_remove): adds to *FREED the nodes it
+ * frees (whether it freed any decides what the add does next). */
+static int tree_remove(struct lsc_tree *t, int32_t owner, int ob, int32_t node, size_t *freed)
+{
+	int32_t at = *slot_of(t, owner, ob);
+	size_t cnt = 0;
+	if (at == NONE)
+		return 0;
+	if ((at = level_start(t, at, &t->steps)) == NONE)
+		return -ELOOP;
+	for (;;) {
+		if (++t->steps > STEP_LIMIT)
+			return -ELOOP;
+		if (at == node)
+			break;
+		for (int b = 1; b >= 0; b--) {
+			int rc = tree_remove(t, at, b, node, &cnt);
+			if (rc)
+				return rc;
+		}
+		const struct lt_node *x = &t->n[at];
+		if (leaf(x) && !x->has[0] && !x->has[1])
+			break;	/* nothing is left of it */
+		at = x->next;
+		if (at == NONE || cnt) {
+			*freed += cnt;
+			return 0;
+		}
+	}
+	int fr = freed_on_removal(t, at);
+	if (fr < 0)
+		return fr;
+	struct lt_node *x = &t->n[at];
+	if (!keep(t, at) || !keep(t, x->prev) || !keep(t, x->next) || !keep(t, owner))
+		return -ENOMEM;
+	int32_t *slot = slot_of(t, owner, ob);
+	if (*slot == at)
+		*slot = x->prev != NONE ? x->prev : x->next;
+	if (x->prev != NONE)
+		t->n[x->prev].next = x->next;
+	if (x->next != NONE)
+		t->n[x->next].prev = x->prev;
+	x->prev = x->next = NONE;
+	if (fr) {
+		x->freed = true;
+		cnt++;
+	}
+	*freed += cnt;
+	return 0;
+}
+
+/* Prune the level at XI against the new chain's level at NI for a rule of
+ * ACTION, with libseccomp's flags in *STATE (_db_tree_prune); adds to
+ * *FREED the nodes freed.  -ELOOP, -ENOMEM. */
+static int prune(struct lsc_tree *t, int32_t xi, int32_t ni, unsigned *state, uint32_t action,
+		 size_t *freed)
+{
+	unsigned fl = *state;
+	int rc;
+	if (ni == NONE || xi == NONE)
+		goto out;
+	if ((*state & PR_MATCHSET) == PR_MATCH_ONCE)
+		goto out;	/* a match above broke off */
+	if ((xi = level_start(t, xi, &t->steps)) == NONE)
+		return -ELOOP;
+	do {
+		if (++t->steps > STEP_LIMIT)
+			return -ELOOP;
+		int32_t xnext = t->n[xi].next;
+		const struct lt_node *x = &t->n[xi], *n = &t->n[ni];
+		if (same_test(x, n)) {
+			fl |= PR_MATCHSET;
+			if (leaf(n))
+				fl |= PR_N_FINISHED;
+			if (leaf(x))
+				fl |= PR_X_FINISHED;
+			/* the tree goes on where the new chain does not: keep it */
+			for (int b = 1; b >= 0; b--)
+				if (goes_on(x, b) && !goes_on(n, b))
+					goto out;
+			if ((fl & PR_N_FINISHED) && (fl & PR_X_FINISHED))
+				for (int b = 1; b >= 0; b--)
+					if (n->has[b] != x->has[b] || n->act[b] != x->act[b])
+						goto out;
+			for (int b = 1; b >= 0; b--) {
+				if (n->sub[b] == NONE)
+					continue;
+				unsigned below = *state | PR_MATCHSET;
+				if ((rc = prune(t, x->sub[b], n->sub[b], &below, action, freed)))
+					return rc;
+				if (below & PR_MATCH)
+					fl |= below;
+				if (x->freed)
+					goto next;
+			}
+			rc = acts_all(t, xi, action, &t->steps);
+			if (rc == -ELOOP)
+				return rc;
+			if (!rc && (fl & PR_MATCH) && (fl & PR_N_FINISHED) && (fl & PR_X_PREFIX)) {
+				/* the new chain is the shorter: the tree's goes */
+				if ((rc = tree_remove(t, NONE, 0, xi, freed)))
+					return rc;
+				if (t->root == NONE)
+					goto out;
+			} else if (!rc && (fl & PR_MATCH) && (fl & PR_X_FINISHED) &&
+				   (fl & PR_N_PREFIX)) {
+				goto out;	/* the tree's is the shorter */
+			}
+		} else if (after(x, n)) {
+			/* go on down the tree's chain */
+			if (*state & PR_N_PREFIX)
+				goto out;
+			for (int b = 1; b >= 0; b--) {
+				if (x->sub[b] == NONE)
+					continue;
+				unsigned below = (*state & ~PR_MATCH) | PR_X_PREFIX;
+				if ((rc = prune(t, x->sub[b], ni, &below, action, freed)))
+					return rc;
+				if (below & PR_MATCH) {
+					fl |= below;
+					goto out;
+				}
+				if (x->freed)
+					goto next;
+			}
+		} else {
+			/* go on down the new chain */
+			if (*state & PR_X_PREFIX)
+				goto out;
+			for (int b = 1; b >= 0; b--) {
+				if (n->sub[b] == NONE)
+					continue;
+				unsigned below = (*state & ~PR_MATCH) | PR_N_PREFIX;
+				if ((rc = prune(t, xi, n->sub[b], &below, action, freed)))
+					return rc;
+				if (below & PR_MATCH) {
+					fl |= below;
+					goto out;
+				}
+				if (x->freed)
+					goto next;
+			}
+		}
+next:
+		xi = xnext;
+	} while (xi != NONE);
+	fl &= ~PR_MATCH;	/* nothing on the level matched */
+out:
+	if (fl & PR_MATCH)
+		*state |= fl;
+	else
+		*state &= ~PR_MATCH;
+	return 0;
+}
+
+struct lsc_tree *lsc_tree_new(bool wide, bool prune)
 {
 	struct lsc_tree *t = calloc(1, sizeof(*t));
 	if (t) {
 		t->root = NONE;
 		t->wide = wide;
+		t->prune = prune;
 	}
 	return t;
 }
@@ -460,7 +684,21 @@ int lsc_tree_insert(struct lsc_tree *t, const struct rule *r, uint32_t source)
 	}
 	int64_t head = chain(t, r, source);
 	int rc = head < 0 && head != NONE ? (int)head : 0;
-	if (!rc && head != NONE) {
+	bool add = !rc && head != NONE;
+	if (add && t->prune && t->root != NONE) {
+		unsigned state = 0;
+		size_t freed = 0;
+		rc = prune(t, t->root, (int32_t)head, &state, r->action, &freed);
+		/* libseccomp drops a covered rule only when the prune freed
+		 * nothing; a prune that emptied the tree leaves the new chain
+		 * as the tree */
+		if (!rc && !freed && (state & PR_REDUNDANT) == PR_REDUNDANT) {
+			add = false;
+			t->len = t->len0;
+		}
+		add = add && !rc;
+	}
+	if (add) {
 		if (t->root == NONE)
 			t->root = (int32_t)head;
 		else
@@ -483,7 +721,7 @@ void lsc_tree_undo(struct lsc_tree *t)
 int lsc_tree_build(struct lsc_tree **out, const scmpc_policy *p, const struct arch_view *v,
 		   const size_t *pos, size_t npos, scmpc_diag *d)
 {
-	struct lsc_tree *t = lsc_tree_new(!v->info->compat32);
+	struct lsc_tree *t = lsc_tree_new(!v->info->compat32, false);
 	*out = NULL;
 	if (!t)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");

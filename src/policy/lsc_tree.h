@@ -15,8 +15,12 @@ struct lsc_tree;
 
 /* The tree libseccomp builds, one rule at a time as its rule adds grow it:
  * empty, for an ABI whose arguments are compared word by word when WIDE
- * (64-bit) or by their low word.  NULL without memory. */
-struct lsc_tree *lsc_tree_new(bool wide);
+ * (64-bit) or by their low word.  With PRUNE, each insert first prunes the
+ * tree as libseccomp's add does (a covered rule is dropped, a covered
+ * subtree goes): what it then refuses is what libseccomp refuses, but the
+ * tree may miss rules, so only the compatible library's refusals use it.
+ * NULL without memory. */
+struct lsc_tree *lsc_tree_new(bool wide, bool prune);
 /* Merge rule R (conditional, not the default action; its action from
  * policy rule SOURCE) into T, as libseccomp does when the rule is added
  * after those T holds.  0; -EEXIST where libseccomp refuses the rule,
