@@ -1883,15 +1883,17 @@ SCMPC_API void scmpc_prog_array_free(scmpc_prog **progs, size_t n);
  * struct scmpc_progress - Where long work reports how far it is.
  * @sz: sizeof(struct scmpc_progress)
  * @fn: called from the calling thread between steps with @user, the stage
- *      ("split", "verify", "optimize": static strings) and done of total
+ *      ("split", "verify", "optimize", "intersect", "canary": static strings)
+ *      and done of total
  *      units (total > 0, done <= total; a stage ends with done == total); it
  *      must not call scmpc on the objects of the call it reports on
  * @user: passed to @fn
  *
- * For work that can take seconds (scmpc_compile_split(), scmpc_optimize()),
- * so that a caller can show it: the library prints nothing.  The caller owns
- * the struct; scmpc_split_opts.progress and scmpc_lift_opts.progress point to
- * it (NULL: no reports).  A malformed one (sz too small, unknown fields set)
+ * For work that can take seconds (scmpc_compile_split(), scmpc_optimize(),
+ * scmpc_intersect(), scmpc_canary()), so that a caller can show it: the
+ * library prints nothing.  The caller owns the struct;
+ * scmpc_split_opts.progress, scmpc_lift_opts.progress and
+ * scmpc_compare_opts.progress point to it (NULL: no reports).  A malformed one (sz too small, unknown fields set)
  * is refused with -EINVAL, like the options struct that holds it.
  */
 struct scmpc_progress {
@@ -1969,6 +1971,9 @@ struct scmpc_compare_opts {
 	size_t sz;		/* sizeof(struct scmpc_compare_opts) */
 	unsigned flags;		/* SCMPC_COMPARE_* */
 	size_t max_paths;	/* bound on the joint paths walked; 0: 1,000,000 */
+	/* scmpc_intersect()'s and scmpc_canary()'s steps (lift, compile,
+	 * proof); NULL: none */
+	const struct scmpc_progress *progress;
 };
 /* scmpc_subset(): the same action with other data (ERRNO(1) against
  * ERRNO(13)) counts as alike; without it such calls are reported. */

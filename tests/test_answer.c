@@ -567,6 +567,71 @@ static void test_optimize_progress(void **state)
 	scmpc_policy_free(p);
 }
 
+/* scmpc_intersect() and scmpc_canary() report their three steps (lift,
+ * compile, proof) in order under their own stage names; a progress
+ * struct with unknown fields set is refused before any work. */
+struct step_seen {
+	const char *stage;
+	unsigned calls;
+	uint64_t last;
+	bool order_ok;
+};
+
+static void step_note(void *user, const char *stage, uint64_t done, uint64_t total)
+{
+	struct step_seen *s = user;
+	s->order_ok &= !strcmp(stage, s->stage) && total == 3 && done == s->last + 1;
+	s->last = done;
+	s->calls++;
+}
+
+static void test_answer_progress(void **state)
+{
+	(void)state;
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ALLOW), *q = scmpc_policy_new(SCMPC_ACT_ALLOW);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL), 0);
+	assert_int_equal(scmpc_policy_add_arch(q, SCMPC_ARCH_X86_64, NULL), 0);
+	struct scmpc_rule r = { .sz = sizeof(r), .syscall = "uname", .action = SCMPC_ACT_ERRNO(1) };
+	assert_true(scmpc_policy_add_rule(q, &r, NULL) >= 0);
+	scmpc_prog *a = NULL, *b = NULL, *out = NULL;
+	assert_int_equal(scmpc_compile(p, NULL, &a, NULL), 0);
+	assert_int_equal(scmpc_compile(q, NULL, &b, NULL), 0);
+	const struct sock_filter *progs[2] = { scmpc_prog_insns(a), scmpc_prog_insns(b) };
+	size_t lens[2] = { scmpc_prog_len(a), scmpc_prog_len(b) };
+	scmpc_diag *d = scmpc_diag_new();
+
+	struct step_seen seen = { .stage = "intersect", .order_ok = true };
+	struct scmpc_progress pr = { .sz = sizeof(pr), .fn = step_note, .user = &seen };
+	struct scmpc_compare_opts o = { .sz = sizeof(o), .progress = &pr };
+	assert_int_equal(scmpc_intersect(progs, lens, 2, &o, &out, NULL, d), 0);
+	assert_int_equal(seen.calls, 3);
+	assert_true(seen.order_ok);
+	scmpc_prog_free(out);
+	out = NULL;
+
+	seen = (struct step_seen){ .stage = "canary", .order_ok = true };
+	assert_int_equal(scmpc_canary(progs[0], lens[0], progs[1], lens[1], &o, &out, NULL, d), 0);
+	assert_int_equal(seen.calls, 3);
+	assert_true(seen.order_ok);
+	scmpc_prog_free(out);
+	out = NULL;
+
+	struct { struct scmpc_progress pr; uint64_t extra; } big = { pr, 1 };
+	big.pr.sz = sizeof(big);
+	o.progress = &big.pr;
+	seen.calls = 0;
+	assert_int_equal(scmpc_intersect(progs, lens, 2, &o, &out, NULL, d), -EINVAL);
+	assert_int_equal(scmpc_canary(progs[0], lens[0], progs[1], lens[1], &o, &out, NULL, d),
+			 -EINVAL);
+	assert_null(out);
+	assert_int_equal(seen.calls, 0);
+	scmpc_diag_free(d);
+	scmpc_prog_free(a);
+	scmpc_prog_free(b);
+	scmpc_policy_free(p);
+	scmpc_policy_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_intersect),
 		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_optimize_progress),
+		cmocka_unit_test(test_answer_progress),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,6 +41,8 @@ SCMPC_API int scmpc_canary(const struct sock_filter *enforced, size_t elen,
 	OPTS_COPY(opts, o);
 	if (opts.flags)
 		return diag_err(d, -EINVAL, NULL, "unknown canary flags %#x", opts.flags);
+	if ((err = progress_check(opts.progress, d)) < 0)
+		return err;
 	if (!out)
 		return diag_err(d, -EINVAL, NULL, "no place for the program");
 	*out = NULL;
@@ -58,10 +60,12 @@ SCMPC_API int scmpc_canary(const struct sock_filter *enforced, size_t elen,
 	scmpc_prog *prog = NULL;
 	if ((err = lift_programs(progs, lens, 2, WALK_EACH, combine, NULL, NULL, &p, d)) < 0)
 		return err;
+	progress_report(opts.progress, "canary", 1, 3);
 	if ((err = scmpc_compile(p, NULL, &prog, d)) < 0) {
 		scmpc_policy_free(p);
 		return err;
 	}
+	progress_report(opts.progress, "canary", 2, 3);
 	/* The proof: both inputs and the canary on every call. */
 	progs[2] = scmpc_prog_insns(prog);
 	lens[2] = scmpc_prog_len(prog);
@@ -75,5 +79,7 @@ SCMPC_API int scmpc_canary(const struct sock_filter *enforced, size_t elen,
 				       r[2], r[0], r[1]);
 	}
 	walker_fini(&W);
+	if (err >= 0)
+		progress_report(opts.progress, "canary", 3, 3);
 	return answer_hand_out(err, prog, p, out, policy);
 }

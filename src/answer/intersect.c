@@ -31,6 +31,8 @@ SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size
 	OPTS_COPY(opts, o);
 	if (opts.flags)
 		return diag_err(d, -EINVAL, NULL, "unknown intersect flags %#x", opts.flags);
+	if ((err = progress_check(opts.progress, d)) < 0)
+		return err;
 	if (!out || !progs || !lens || n == 0)
 		return diag_err(d, -EINVAL, NULL, "no programs or no output");
 	*out = NULL;
@@ -44,11 +46,13 @@ SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size
 	scmpc_prog *prog = NULL;
 	if ((err = scmpc_merge_stack(progs, lens, n, NULL, &p, d)) < 0)
 		return err;
+	progress_report(opts.progress, "intersect", 1, 3);
 	err = scmpc_compile(p, NULL, &prog, d);
 	if (err < 0) {
 		scmpc_policy_free(p);
 		return err;
 	}
+	progress_report(opts.progress, "intersect", 2, 3);
 
 	/* The proof: the inputs and the result on every call at once. */
 	const struct sock_filter **all = malloc((n + 1) * sizeof(*all));
@@ -73,6 +77,8 @@ SCMPC_API int scmpc_intersect(const struct sock_filter *const *progs, const size
 				       "internal error: the intersection returns %#x on a path "
 				       "where the stack returns %#x", r[n], answer_stack(r, n));
 	}
+	if (err >= 0)
+		progress_report(opts.progress, "intersect", 3, 3);
 out:
 	walker_fini(&W);
 	free(all);

@@ -278,9 +278,10 @@ void lift_opts_init(const struct cli *c, struct scmpc_lift_opts *lo, enum scmpc_
 
 /* The stack PROGS[0..N) (oldest first) merged into one program: *POLICY
  * gets the lifted decision, *OUT its compiled program; NAMES name the
- * filters in messages.  0 or -1 after printing why not. */
+ * filters in messages; a progress line on a terminal unless QUIET.  0 or -1
+ * after printing why not. */
 int merge_programs(const char *const *names, scmpc_prog *const *progs, size_t n,
-		   scmpc_policy **policy, scmpc_prog **out);
+		   bool quiet, scmpc_policy **policy, scmpc_prog **out);
 /* The stack's figures beside the merged program's, per ABI of P (the
  * merged decision), each filter's own first when PER_FILTER.  0, or a
  * negative errno after printing why. */

@@ -257,7 +257,7 @@ static int inspect_pid(struct cli *c)
 	}
 	printf("process %u: %d filter%s, oldest first; every call runs all of them, newest first\n",
 	       c->pid, n, n == 1 ? "" : "s");
-	if (merge_programs(names, progs, (size_t)n, &p, &merged))
+	if (merge_programs(names, progs, (size_t)n, true, &p, &merged))
 		goto out;
 
 	struct filter f;

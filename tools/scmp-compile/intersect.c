@@ -107,7 +107,7 @@ static int run_intersect(struct cli *c)
 	}
 	/* The intersection is the stack's decision: scmpc_intersect() builds
 	 * and proves it (merge_programs() reports its errors by input). */
-	if (merge_programs(names, progs, n, &p, &out))
+	if (merge_programs(names, progs, n, c->quiet, &p, &out))
 		goto out;
 	if (format == FORMAT_OCI ? write_oci(c, p, out) : write_program(c, "intersect", p, out,
 										 format))

@@ -18,7 +18,7 @@
 #define ARG_SAMPLES 64U
 
 int merge_programs(const char *const *names, scmpc_prog *const *progs, size_t n,
-		   scmpc_policy **policy, scmpc_prog **out)
+		   bool quiet, scmpc_policy **policy, scmpc_prog **out)
 {
 	const struct sock_filter **insns = calloc(n, sizeof(*insns));
 	size_t *lens = calloc(n, sizeof(*lens));
@@ -38,7 +38,11 @@ int merge_programs(const char *const *names, scmpc_prog *const *progs, size_t n,
 	/* What each filter returns for an unknown AUDIT_ARCH is part of what
 	 * the stack decides.  scmpc_intersect() proves its program decides
 	 * every call as the stack does, over every input. */
-	int err = scmpc_intersect(insns, lens, n, NULL, out, policy, d);
+	struct cli_progress pr;
+	progress_start(&pr, quiet);
+	struct scmpc_compare_opts o = { .sz = sizeof(o), .progress = &pr.pr };
+	int err = scmpc_intersect(insns, lens, n, &o, out, policy, d);
+	progress_end(&pr);
 	if (err < 0) {
 		report_lift_error(names, insns, lens, n, d, err);
 		*policy = NULL;
@@ -321,7 +325,11 @@ static int run_canary(struct cli *c)
 	}
 	if (load_filter(c, c->pos[0], c->arch, &fe) || load_filter(c, c->pos[1], c->arch, &fc))
 		goto out;
-	rc = scmpc_canary(fe.insns, fe.len, fc.insns, fc.len, NULL, &prog, &p, d);
+	struct cli_progress pr;
+	progress_start(&pr, c->quiet);
+	struct scmpc_compare_opts o = { .sz = sizeof(o), .progress = &pr.pr };
+	rc = scmpc_canary(fe.insns, fe.len, fc.insns, fc.len, &o, &prog, &p, d);
+	progress_end(&pr);
 	if (rc < 0) {
 		report_diag("merge --canary", d, rc);
 		goto out;
@@ -428,7 +436,7 @@ static int run_merge(struct cli *c)
 			names[i] = fs[i].name;
 		}
 	}
-	if (merge_programs(names, progs, n, &p, &merged))
+	if (merge_programs(names, progs, n, c->quiet, &p, &merged))
 		goto out;
 	if (write_program(c, "merge", p, merged, format))
 		goto out;
