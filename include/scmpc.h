@@ -887,6 +887,8 @@ SCMPC_API uint64_t scmpc_workload_calls(const scmpc_workload *w, const char *nam
 #define SCMPC_COMPILE_SMALLEST	0x4U
 #define SCMPC_COMPILE_SHORTEST	0x8U
 
+struct scmpc_progress;	/* below, with the lift options */
+
 struct scmpc_compile_opts {
 	size_t sz;		/* sizeof(struct scmpc_compile_opts) */
 	unsigned flags;		/* SCMPC_COMPILE_* */
@@ -895,6 +897,9 @@ struct scmpc_compile_opts {
 	 * the workload's calls that pay for the filter, its worst path at most
 	 * SCMPC_HOT_SLACK above the least possible.  NULL: no workload. */
 	const struct scmpc_workload *hot;
+	/* Its steps (the policy's views, lowering and layout, the check): a
+	 * large policy takes seconds; NULL: none. */
+	const struct scmpc_progress *progress;
 };
 
 typedef struct scmpc_prog scmpc_prog;
@@ -1883,17 +1888,18 @@ SCMPC_API void scmpc_prog_array_free(scmpc_prog **progs, size_t n);
  * struct scmpc_progress - Where long work reports how far it is.
  * @sz: sizeof(struct scmpc_progress)
  * @fn: called from the calling thread between steps with @user, the stage
- *      ("split", "verify", "optimize", "intersect", "canary": static strings)
+ *      ("compile", "split", "verify", "optimize", "intersect", "canary":
+ *      static strings)
  *      and done of total
  *      units (total > 0, done <= total; a stage ends with done == total); it
  *      must not call scmpc on the objects of the call it reports on
  * @user: passed to @fn
  *
- * For work that can take seconds (scmpc_compile_split(), scmpc_optimize(),
- * scmpc_intersect(), scmpc_canary()), so that a caller can show it: the
- * library prints nothing.  The caller owns the struct;
- * scmpc_split_opts.progress, scmpc_lift_opts.progress and
- * scmpc_compare_opts.progress point to it (NULL: no reports).  A malformed one (sz too small, unknown fields set)
+ * For work that can take seconds (scmpc_compile() of a large policy,
+ * scmpc_compile_split(), scmpc_optimize(), scmpc_intersect(),
+ * scmpc_canary()), so that a caller can show it: the library prints
+ * nothing.  The caller owns the struct; the progress field of the compile,
+ * split, lift and compare options points to it (NULL: no reports).  A malformed one (sz too small, unknown fields set)
  * is refused with -EINVAL, like the options struct that holds it.
  */
 struct scmpc_progress {

@@ -632,6 +632,30 @@ static void test_answer_progress(void **state)
 	scmpc_policy_free(q);
 }
 
+/* scmpc_compile() reports its three steps (views, lowering and layout,
+ * the check) under "compile"; a malformed progress struct is refused. */
+static void test_compile_progress(void **state)
+{
+	(void)state;
+	scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1));
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL), 0);
+	struct scmpc_rule r = { .sz = sizeof(r), .syscall = "read", .action = SCMPC_ACT_ALLOW };
+	assert_true(scmpc_policy_add_rule(p, &r, NULL) >= 0);
+	struct step_seen seen = { .stage = "compile", .order_ok = true };
+	struct scmpc_progress pr = { .sz = sizeof(pr), .fn = step_note, .user = &seen };
+	struct scmpc_compile_opts o = { .sz = sizeof(o), .progress = &pr };
+	scmpc_prog *out = NULL;
+	assert_int_equal(scmpc_compile(p, &o, &out, NULL), 0);
+	assert_int_equal(seen.calls, 3);
+	assert_true(seen.order_ok);
+	scmpc_prog_free(out);
+	out = NULL;
+	pr.sz = 4;
+	assert_int_equal(scmpc_compile(p, &o, &out, NULL), -EINVAL);
+	assert_null(out);
+	scmpc_policy_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_optimize_progress),
 		cmocka_unit_test(test_answer_progress),
+		cmocka_unit_test(test_compile_progress),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,7 +17,8 @@ SCMPC_API int scmpc_compile(const scmpc_policy *p, const struct scmpc_compile_op
 	if ((err = OPTS_VALID(o, scmpc_compile_opts, sz, d)) < 0)
 		return err;
 	OPTS_COPY(opts, o);
-	if ((err = compile_flags_check(opts.flags, d)) < 0)
+	if ((err = compile_flags_check(opts.flags, d)) < 0 ||
+	    (err = progress_check(opts.progress, d)) < 0)
 		return err;
 	bool size_bound = false;
 	err = compile_policy(p, &opts, out, &size_bound, NULL, d);

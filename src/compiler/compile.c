@@ -67,11 +67,13 @@ int compile_policy(const scmpc_policy *p, const struct scmpc_compile_opts *o, sc
 			  "for an answer from the listener (runc refuses this default; a "
 			  "supervisor can take the listener with pidfd_getfd(2))");
 
+	progress_report(opts.progress, "compile", 1, 3);
 	err = size_lower_emit(p, views, &opts, &insns, &len, &sized, budget, d);
 	if (size_bound)
 		*size_bound = sized;
 	if (err < 0)
 		goto out;
+	progress_report(opts.progress, "compile", 2, 3);
 	/* Both checks run on every compile: a compiler bug must surface here,
 	 * never as a kernel EINVAL or a hole in someone's sandbox. */
 	if ((err = scmpc_verify_insns(insns, len, d)) < 0) {
@@ -92,6 +94,7 @@ int compile_policy(const scmpc_policy *p, const struct scmpc_compile_opts *o, sc
 	prog->len = len;
 	insns = NULL;
 	prog->compile_ns = now_ns() - t0;
+	progress_report(opts.progress, "compile", 3, 3);
 	*out = prog;
 	err = 0;
 out:

@@ -65,6 +65,7 @@ void report_diag(const char *name, const scmpc_diag *d, int rc)
 }
 
 bool verbose_warnings;
+bool quiet_progress;
 
 /* Warnings of one kind printed before the rest are only counted. */
 #define WARN_SHOWN 3

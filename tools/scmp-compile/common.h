@@ -138,6 +138,8 @@ struct cli {
 extern const char *usage_cmd;
 /* --verbose: every warning printed, none grouped. */
 extern bool verbose_warnings;
+/* -q: no progress line either (for calls that have no struct cli). */
+extern bool quiet_progress;
 
 void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the message and where to get help; returns EXIT_USAGE. */

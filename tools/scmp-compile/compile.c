@@ -121,8 +121,11 @@ static int compile_hot(const struct cli *c, const char *name, const scmpc_policy
 		errorf("%s", strerror(ENOMEM));
 		goto out;
 	}
-	SCMPC_OPTS(scmpc_compile_opts, co, .hot = w, .flags = c->layout);
+	struct cli_progress pr;
+	progress_start(&pr, c->quiet);
+	SCMPC_OPTS(scmpc_compile_opts, co, .hot = w, .flags = c->layout, .progress = &pr.pr);
 	rc = scmpc_compile(p, &co, out, d);
+	progress_end(&pr);
 	if (rc < 0)
 		report_diag(name, d, rc);
 out:

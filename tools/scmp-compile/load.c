@@ -67,7 +67,8 @@ static void split_pointer(const scmpc_diag *d, int rc)
 
 int compile_policy(const char *name, const scmpc_policy *p, unsigned flags, scmpc_prog **out)
 {
-	struct scmpc_compile_opts o = { .sz = sizeof(o), .flags = flags };
+	struct cli_progress pr;
+	struct scmpc_compile_opts o = { .sz = sizeof(o), .flags = flags, .progress = &pr.pr };
 	scmpc_diag *d = scmpc_diag_new();
 	int rc;
 
@@ -75,7 +76,9 @@ int compile_policy(const char *name, const scmpc_policy *p, unsigned flags, scmp
 		errorf("%s", strerror(ENOMEM));
 		return -1;
 	}
+	progress_start(&pr, quiet_progress);
 	rc = scmpc_compile(p, &o, out, d);
+	progress_end(&pr);
 	if (rc < 0) {
 		report_diag(name, d, rc);
 		split_pointer(d, rc);

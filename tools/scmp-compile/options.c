@@ -689,7 +689,7 @@ static int parse_opts(int argc, char **argv, const char *optstring, unsigned all
 			c->c_name = optarg;
 			break;
 		case 'q':
-			c->quiet = true;
+			c->quiet = quiet_progress = true;
 			break;
 		case OPT_VERBOSE:
 			verbose_warnings = true;
