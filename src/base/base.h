@@ -72,6 +72,19 @@ void out_fill(void *out, size_t out_sz, const void *local, size_t local_sz);
 /* Make room for element N of *ARRP (a T ** with *CAP elements allocated),
  * doubling from FIRST.  Returns false on ENOMEM; *ARRP is then unchanged. */
 bool array_reserve(void *arrp, size_t *cap, size_t n, size_t size, size_t first);
+
+/* Growable text (text.c): S holds LEN bytes and a terminating NUL once
+ * anything was put; OOM is sticky, later puts are dropped, and the caller
+ * checks it once at the end and frees S. */
+struct textbuf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+/* Room for MORE bytes after T's text; false (and T->oom) when there is none. */
+bool textbuf_reserve(struct textbuf *t, size_t more);
+/* Append printf-style text to T. */
+void textbuf_put(struct textbuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* qsort() order of uint32_t and of uint64_t values. */
 int cmp_uint32(const void *a, const void *b);
 int cmp_uint64(const void *a, const void *b);

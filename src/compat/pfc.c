@@ -15,80 +15,40 @@
  * allocation leaves nothing half-written on the caller's fd.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "compat.h"
 
-struct text {
-	char *buf;
-	size_t len, cap;
-	bool failed;		/* out of memory: later output is dropped */
-};
-
-/* Append printf-style text to T, growing it as needed; T->failed when out of memory. */
-__attribute__((format(printf, 2, 3)))
-static void put(struct text *t, const char *fmt, ...)
+static void indent(struct textbuf *t, unsigned lvl)
 {
-	if (t->failed)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? t->cap - t->len : 0, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		t->failed = true;
-		return;
-	}
-	if (t->buf && (size_t)n < t->cap - t->len) {
-		t->len += (size_t)n;
-		return;
-	}
-	size_t cap = t->cap ? t->cap : 4096;
-	while (cap - t->len <= (size_t)n)
-		cap *= 2;
-	char *b = realloc(t->buf, cap);
-	if (!b) {
-		t->failed = true;
-		return;
-	}
-	t->buf = b;
-	t->cap = cap;
-	va_start(ap, fmt);
-	vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
-	va_end(ap);
-	t->len += (size_t)n;
-}
-
-static void indent(struct text *t, unsigned lvl)
-{
-	put(t, "%*s", (int)(2 * lvl), "");
+	textbuf_put(t, "%*s", (int)(2 * lvl), "");
 }
 
 /* libseccomp's spellings: KILL is the thread kill, and an action it has no
  * name for (USER_NOTIF among them in 2.5.4) is printed as a number. */
-static void put_action(struct text *t, unsigned lvl, uint32_t act)
+static void put_action(struct textbuf *t, unsigned lvl, uint32_t act)
 {
 	indent(t, lvl);
 	switch (act & 0xffff0000U) {
-	case SCMPC_ACT_KILL_PROCESS: put(t, "action KILL_PROCESS;\n"); break;
-	case SCMPC_ACT_KILL_THREAD: put(t, "action KILL;\n"); break;
+	case SCMPC_ACT_KILL_PROCESS: textbuf_put(t, "action KILL_PROCESS;\n"); break;
+	case SCMPC_ACT_KILL_THREAD: textbuf_put(t, "action KILL;\n"); break;
 	case SCMPC_ACT_TRAP:
 		/* data only under a header with SCMP_ACT_TRAPX; libseccomp's
 		 * spelling for it is not known here, scmpc's is used */
 		if (act & 0xffffU)
-			put(t, "action TRAP(%u);\n", act & 0xffffU);
+			textbuf_put(t, "action TRAP(%u);\n", act & 0xffffU);
 		else
-			put(t, "action TRAP;\n");
+			textbuf_put(t, "action TRAP;\n");
 		break;
-	case SCMPC_ACT_ERRNO(0): put(t, "action ERRNO(%u);\n", act & 0xffffU); break;
-	case SCMPC_ACT_TRACE(0): put(t, "action TRACE(%u);\n", act & 0xffffU); break;
-	case SCMPC_ACT_LOG: put(t, "action LOG;\n"); break;
-	case SCMPC_ACT_ALLOW: put(t, "action ALLOW;\n"); break;
-	default: put(t, "action 0x%x;\n", act); break;
+	case SCMPC_ACT_ERRNO(0): textbuf_put(t, "action ERRNO(%u);\n", act & 0xffffU); break;
+	case SCMPC_ACT_TRACE(0): textbuf_put(t, "action TRACE(%u);\n", act & 0xffffU); break;
+	case SCMPC_ACT_LOG: textbuf_put(t, "action LOG;\n"); break;
+	case SCMPC_ACT_ALLOW: textbuf_put(t, "action ALLOW;\n"); break;
+	default: textbuf_put(t, "action 0x%x;\n", act); break;
 	}
 }
 
@@ -124,26 +84,26 @@ static unsigned effective_conds(const struct abi *abi, const struct compat_rule 
 }
 
 /* One compared word: "$a1 > 5", "$a3.lo32 & 0x0000000f == 3". */
-static void put_test(struct text *t, unsigned lvl, const struct abi *abi,
+static void put_test(struct textbuf *t, unsigned lvl, const struct abi *abi,
 		     const struct scmpc_cond *c, bool high, const char *op, uint64_t v)
 {
 	uint32_t word = (uint32_t)(high ? v >> 32 : v);
 	indent(t, lvl);
-	put(t, "if ($a%u", c->arg);
+	textbuf_put(t, "if ($a%u", c->arg);
 	if (!abi->args32)
-		put(t, high ? ".hi32" : ".lo32");
+		textbuf_put(t, high ? ".hi32" : ".lo32");
 	if (c->op == SCMPC_OP_MASKED_EQ) {
 		uint32_t mask = (uint32_t)(high ? c->value >> 32 : c->value);
-		put(t, " & 0x%.8x == %u)\n", mask, (uint32_t)(high ? c->value2 >> 32 : c->value2) & mask);
+		textbuf_put(t, " & 0x%.8x == %u)\n", mask, (uint32_t)(high ? c->value2 >> 32 : c->value2) & mask);
 	} else {
-		put(t, " %s %u)\n", op, word);
+		textbuf_put(t, " %s %u)\n", op, word);
 	}
 }
 
-static void put_else(struct text *t, unsigned lvl)
+static void put_else(struct textbuf *t, unsigned lvl)
 {
 	indent(t, lvl);
-	put(t, "else\n");
+	textbuf_put(t, "else\n");
 }
 
 /* Conditions K.. of a rule as nested tests at LVL, the action innermost.
@@ -152,7 +112,7 @@ static void put_else(struct text *t, unsigned lvl)
  * fails.  A 64-bit order compares the high words first ("greater" decides
  * at once, "equal" hands over to the low words), so the rest of the rule
  * appears under two branches. */
-static void put_chain(struct text *t, unsigned lvl, const struct abi *abi,
+static void put_chain(struct textbuf *t, unsigned lvl, const struct abi *abi,
 		      const struct scmpc_cond *cs, unsigned k, unsigned n, uint32_t act)
 {
 	if (k == n) {
@@ -365,7 +325,7 @@ static int group_cmp_number(const void *pa, const void *pb)
 /* scmpc filters a socket or SysV IPC call a second time through
  * socketcall(2) or ipc(2) where the ABI has them; the rules say nothing
  * of it, so the text does. */
-static void put_mux_note(struct text *t, unsigned lvl, enum scmpc_arch a, const char *name)
+static void put_mux_note(struct textbuf *t, unsigned lvl, enum scmpc_arch a, const char *name)
 {
 	if (!name)
 		return;
@@ -375,7 +335,7 @@ static void put_mux_note(struct text *t, unsigned lvl, enum scmpc_arch a, const 
 	if (mnr < 0)
 		return;
 	indent(t, lvl);
-	put(t, "# scmpc: also reached through %s (%lld) with call %d in $a0 (%s)\n",
+	textbuf_put(t, "# scmpc: also reached through %s (%lld) with call %d in $a0 (%s)\n",
 	    fam == FAM_SOCKET ? "socketcall" : "ipc", (long long)mnr,
 	    -pnr - (fam == FAM_SOCKET ? 100 : 200),
 	    fam == FAM_SOCKET ? "its low 32 bits" : "its low 16 bits; a version above them");
@@ -383,17 +343,17 @@ static void put_mux_note(struct text *t, unsigned lvl, enum scmpc_arch a, const 
 
 /* The PFC block of one syscall: its unconditional rule, or its conditional rules as libseccomp's
  * tree. */
-static void put_group(struct text *t, unsigned lvl, const struct abi *abi,
+static void put_group(struct textbuf *t, unsigned lvl, const struct abi *abi,
 		      const struct compat_filter *f, const struct group *g)
 {
 	char buf[64];
 	const char *name = compat_syscall_name(abi->arch, (int)g->nr, buf, sizeof(buf));
 	indent(t, lvl);
-	put(t, "# filter for syscall \"%s\" (%u) [priority: %u]\n", name ? name : "UNKNOWN", g->nr,
+	textbuf_put(t, "# filter for syscall \"%s\" (%u) [priority: %u]\n", name ? name : "UNKNOWN", g->nr,
 	    g->priority);
 	put_mux_note(t, lvl, abi->arch, name);
 	indent(t, lvl);
-	put(t, "if ($syscall == %u)\n", g->nr);
+	textbuf_put(t, "if ($syscall == %u)\n", g->nr);
 
 	/* An unconditional rule decides the call alone, the first one added
 	 * if there are several (libseccomp drops the others). */
@@ -410,7 +370,7 @@ static void put_group(struct text *t, unsigned lvl, const struct abi *abi,
 	 * program out its own way, so they are listed as added. */
 	if (g->n > 1) {
 		indent(t, lvl + 1);
-		put(t, "# scmpc: %zu rules, as added; libseccomp's merged tree of them decides "
+		textbuf_put(t, "# scmpc: %zu rules, as added; libseccomp's merged tree of them decides "
 		       "the same\n", g->n);
 	}
 	for (size_t j = 0; j < g->n; j++) {
@@ -439,7 +399,7 @@ static unsigned tree_levels(size_t n)
 }
 
 /* The PFC of one ABI's filter: the arch test, each syscall's block by number, the default action. */
-static void put_filter(struct text *t, const struct compat_ctx *c, const struct compat_filter *f)
+static void put_filter(struct textbuf *t, const struct compat_ctx *c, const struct compat_filter *f)
 {
 	struct scmpc_arch_info info = { .sz = sizeof(info) };
 	struct abi abi = { .arch = f->arch };
@@ -449,14 +409,14 @@ static void put_filter(struct text *t, const struct compat_ctx *c, const struct 
 	/* libseccomp prints the number the filter compares seccomp_data.arch
 	 * with: x32 shares x86_64's AUDIT_ARCH. */
 	uint32_t audit = scmpc_arch_audit(f->arch);
-	put(t, "# filter for arch %s (%u)\n", compat_arch_name(f->arch), audit);
-	put(t, "if ($arch == %u)\n", audit);
+	textbuf_put(t, "# filter for arch %s (%u)\n", compat_arch_name(f->arch), audit);
+	textbuf_put(t, "if ($arch == %u)\n", audit);
 
 	struct keyed *keys = f->n ? calloc(f->n, sizeof(*keys)) : NULL;
 	size_t *idx = f->n ? calloc(f->n, sizeof(*idx)) : NULL;
 	struct group *groups = f->n ? calloc(f->n, sizeof(*groups)) : NULL;
 	if (f->n && (!keys || !idx || !groups)) {
-		t->failed = true;
+		t->oom = true;
 		goto out;
 	}
 	for (size_t i = 0; i < f->n; i++)
@@ -486,11 +446,11 @@ static void put_filter(struct text *t, const struct compat_ctx *c, const struct 
 				if (i + span / 2 >= ng)
 					continue;
 				indent(t, lvl);
-				put(t, "if ($syscall > %u)\n", groups[i + span / 2].nr);
+				textbuf_put(t, "if ($syscall > %u)\n", groups[i + span / 2].nr);
 				lvl++;
 			} else if (i % (span / 2) == 0) {
 				indent(t, lvl - 1);
-				put(t, "else # ($syscall <= %u)\n", groups[i].nr);
+				textbuf_put(t, "else # ($syscall <= %u)\n", groups[i].nr);
 			}
 		}
 		put_group(t, lvl, &abi, f, &groups[i]);
@@ -500,7 +460,7 @@ static void put_filter(struct text *t, const struct compat_ctx *c, const struct 
 	}
 out:
 	indent(t, 1);
-	put(t, "# default action\n");
+	textbuf_put(t, "# default action\n");
 	put_action(t, 1, c->a.act_default);
 	free(keys);
 	free(idx);
@@ -525,15 +485,15 @@ int compat_write_all(int fd, const void *buf, size_t n)
 
 int compat_write_pfc(const struct compat_ctx *c, int fd)
 {
-	struct text t = { 0 };
-	put(&t, "#\n# pseudo filter code start\n#\n");
+	struct textbuf t = { 0 };
+	textbuf_put(&t, "#\n# pseudo filter code start\n#\n");
 	for (size_t i = 0; i < c->nf; i++)
 		put_filter(&t, c, &c->f[i]);
-	put(&t, "# invalid architecture action\n");
+	textbuf_put(&t, "# invalid architecture action\n");
 	put_action(&t, 0, c->a.act_badarch);
-	put(&t, "#\n# pseudo filter code end\n#\n");
+	textbuf_put(&t, "#\n# pseudo filter code end\n#\n");
 
-	int rc = t.failed ? -ENOMEM : compat_write_all(fd, t.buf, t.len);
-	free(t.buf);
+	int rc = t.oom ? -ENOMEM : compat_write_all(fd, t.s, t.len);
+	free(t.s);
 	return rc;
 }

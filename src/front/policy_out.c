@@ -13,38 +13,11 @@
  * program it stands for).
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arch/arch.h"
 #include "policy/policy.h"
-
-struct text {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Append to T, growing it; T->oom on failure. */
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	if (t->oom)
-		return;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || !array_reserve(&t->s, &t->cap, t->len + (size_t)n, 1, 4096)) {
-		t->oom = true;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-	va_end(ap);
-	t->len += (size_t)n;
-}
 
 /* OCI's name of ACT's action; its data apart. */
 static const char *oci_name(uint32_t act, uint32_t *data)
@@ -213,17 +186,17 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 	/* Every rule's name must be decided alike on every ABI that has it:
 	 * the rules of the first ABI with the name are the ones written, and
 	 * every other ABI with the name must have the same list. */
-	struct text t = { 0 };
+	struct textbuf t = { 0 };
 	bool *done = calloc(p->nrules ? p->nrules : 1, sizeof(*done));
 	if (!done)
 		return diag_err(d, -ENOMEM, NULL, "out of memory");
-	put(&t, "{\n\t\"defaultAction\": \"%s\",\n", defname);
+	textbuf_put(&t, "{\n\t\"defaultAction\": \"%s\",\n", defname);
 	if ((p->def_action & 0xffff0000U) == SCMPC_ACT_ERRNO(0))
-		put(&t, "\t\"defaultErrnoRet\": %" PRIu32 ",\n", ddata);
-	put(&t, "\t\"architectures\": [");
+		textbuf_put(&t, "\t\"defaultErrnoRet\": %" PRIu32 ",\n", ddata);
+	textbuf_put(&t, "\t\"architectures\": [");
 	for (size_t i = 0; i < p->narches; i++)
-		put(&t, "%s\"%s\"", i ? ", " : "", arch_info(p->arches[i])->scmp_name);
-	put(&t, "],\n\t\"syscalls\": [");
+		textbuf_put(&t, "%s\"%s\"", i ? ", " : "", arch_info(p->arches[i])->scmp_name);
+	textbuf_put(&t, "],\n\t\"syscalls\": [");
 	bool first = true;
 	err = 0;
 	for (size_t i = 0; i < p->nrules && !err; i++) {
@@ -286,12 +259,12 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 					       s->action);
 				break;
 			}
-			put(&t, "%s\n\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": \"%s\"",
+			textbuf_put(&t, "%s\n\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": \"%s\"",
 			    first ? "" : ",", name, an);
 			first = false;
 			if ((s->action & 0xffff0000U) == SCMPC_ACT_ERRNO(0) ||
 			    (s->action & 0xffff0000U) == SCMPC_ACT_TRACE(0))
-				put(&t, ",\n\t\t\t\"errnoRet\": %" PRIu32, data);
+				textbuf_put(&t, ",\n\t\t\t\"errnoRet\": %" PRIu32, data);
 			struct scmpc_cond cc[64];
 			size_t ncc = 0;
 			if ((err = canon_conds(s, cc, &ncc)) < 0) {
@@ -300,7 +273,7 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 				break;
 			}
 			if (ncc)
-				put(&t, ",\n\t\t\t\"args\": [");
+				textbuf_put(&t, ",\n\t\t\t\"args\": [");
 			unsigned used = 0;
 			for (size_t c = 0; c < ncc && !err; c++) {
 				const struct scmpc_cond *cd = &cc[c];
@@ -326,16 +299,16 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 					op = SCMPC_OP_MASKED_EQ;
 				}
 				if (op == SCMPC_OP_MASKED_EQ)
-					put(&t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64 ", "
+					textbuf_put(&t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64 ", "
 					    "\"valueTwo\": %" PRIu64 ", \"op\": \"%s\"}", c ? "," : "",
 					    cd->arg, v, v2 & v, op_names[op]);
 				else
-					put(&t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64
+					textbuf_put(&t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64
 					    ", \"op\": \"%s\"}", c ? "," : "", cd->arg, v, op_names[op]);
 			}
 			if (ncc)
-				put(&t, "\n\t\t\t]");
-			put(&t, "\n\t\t}");
+				textbuf_put(&t, "\n\t\t\t]");
+			textbuf_put(&t, "\n\t\t}");
 		}
 		free(mine);
 	}
@@ -348,14 +321,14 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 		const char *lname = l->set ? arch_syscall_name(arch_info(p->arches[a]), l->max) : NULL;
 		if (!lname)
 			continue;
-		put(&t, "%s\n\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": \"%s\"%s",
+		textbuf_put(&t, "%s\n\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": \"%s\"%s",
 		    first ? "" : ",", lname, defname,
 		    (p->def_action & 0xffff0000U) == SCMPC_ACT_ERRNO(0) ? "" : "\n\t\t}");
 		if ((p->def_action & 0xffff0000U) == SCMPC_ACT_ERRNO(0))
-			put(&t, ",\n\t\t\t\"errnoRet\": %" PRIu32 "\n\t\t}", ddata);
+			textbuf_put(&t, ",\n\t\t\t\"errnoRet\": %" PRIu32 "\n\t\t}", ddata);
 		first = false;
 	}
-	put(&t, "\n\t]\n}\n");
+	textbuf_put(&t, "\n\t]\n}\n");
 	free(done);
 	if (!err && t.oom)
 		err = diag_err(d, -ENOMEM, NULL, "out of memory");

@@ -63,42 +63,6 @@ struct call {
 	bool too_many;
 };
 
-struct text {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Append printf-style text to T, growing it as needed; T->oom when out of memory. */
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	for (int pass = 0; pass < 2 && !t->oom; pass++) {
-		va_start(ap, fmt);
-		int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			t->oom = true;
-			return;
-		}
-		if (t->s && t->len + (size_t)n < t->cap) {
-			t->len += (size_t)n;
-			return;
-		}
-		size_t cap = t->cap ? t->cap : 4096;
-		while (cap <= t->len + (size_t)n)
-			cap *= 2;
-		char *s = realloc(t->s, cap);
-		if (!s) {
-			t->oom = true;
-			return;
-		}
-		t->s = s;
-		t->cap = cap;
-	}
-}
-
 static int cmp_call(const void *a, const void *b)
 {
 	return strcmp(((const struct call *)a)->name, ((const struct call *)b)->name);
@@ -137,7 +101,7 @@ struct rules_out {
  * allowed whatever their arguments comes first, left out when empty
  * unless KEEP_EMPTY (a standalone profile always had it). */
 static int rules_text(const scmpc_recording *rec, const struct scmpc_profile_opts *opts,
-		      struct text *t, bool keep_empty, const char *first_sep,
+		      struct textbuf *t, bool keep_empty, const char *first_sep,
 		      struct rules_out *ro)
 {
 	size_t maxv = opts->max_values ? opts->max_values : 8;
@@ -202,14 +166,14 @@ static int rules_text(const scmpc_recording *rec, const struct scmpc_profile_opt
 		for (size_t k = 0; k < ncalls; k++)
 			plain += !calls[k].ca || calls[k].too_many;
 		if (plain || keep_empty) {
-			put(t, "%s\t\t{\n\t\t\t\"names\": [", sep);
+			textbuf_put(t, "%s\t\t{\n\t\t\t\"names\": [", sep);
 			bool first = true;
 			for (size_t k = 0; k < ncalls; k++)
 				if (!calls[k].ca || calls[k].too_many) {
-					put(t, "%s\n\t\t\t\t\"%s\"", first ? "" : ",", calls[k].name);
+					textbuf_put(t, "%s\n\t\t\t\t\"%s\"", first ? "" : ",", calls[k].name);
 					first = false;
 				}
-			put(t, "\n\t\t\t],\n\t\t\t\"action\": \"SCMP_ACT_ALLOW\"\n\t\t}");
+			textbuf_put(t, "\n\t\t\t],\n\t\t\t\"action\": \"SCMP_ACT_ALLOW\"\n\t\t}");
 			ro->rules++;
 			sep = ",\n";
 		}
@@ -219,7 +183,7 @@ static int rules_text(const scmpc_recording *rec, const struct scmpc_profile_opt
 				continue;
 			qsort(c->tuples, c->ntuples, sizeof(*c->tuples), cmp_tuple);
 			for (size_t j = 0; j < c->ntuples; j++) {
-				put(t, "%s\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": "
+				textbuf_put(t, "%s\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": "
 				    "\"SCMP_ACT_ALLOW\",\n\t\t\t\"args\": [", sep, c->name);
 				sep = ",\n";
 				ro->rules++;
@@ -228,18 +192,18 @@ static int rules_text(const scmpc_recording *rec, const struct scmpc_profile_opt
 					if (!(c->ca->args & (1U << a)))
 						continue;
 					if (c->ca->int32 & (1U << a))
-						put(t, "%s\n\t\t\t\t{\"index\": %d, \"value\": 4294967295, "
+						textbuf_put(t, "%s\n\t\t\t\t{\"index\": %d, \"value\": 4294967295, "
 						    "\"valueTwo\": %" PRIu64 ", \"op\": "
 						    "\"SCMP_CMP_MASKED_EQ\"}", fa ? "" : ",", a,
 						    c->tuples[j][a]);
 					else
-						put(t, "%s\n\t\t\t\t{\"index\": %d, \"value\": %" PRIu64
+						textbuf_put(t, "%s\n\t\t\t\t{\"index\": %d, \"value\": %" PRIu64
 						    ", \"op\": \"SCMP_CMP_EQ\"}", fa ? "" : ",", a,
 						    c->tuples[j][a]);
 					fa = false;
 					ro->conds++;
 				}
-				put(t, "\n\t\t\t]\n\t\t}");
+				textbuf_put(t, "\n\t\t\t]\n\t\t}");
 			}
 		}
 		if (t->oom)
@@ -280,23 +244,23 @@ SCMPC_API int scmpc_recording_profile(const scmpc_recording *rec,
 				"recorded needs one that stops the rest", def);
 
 	/* the rules first, for the ABIs they name */
-	struct text rules = { 0 }, t = { 0 };
+	struct textbuf rules = { 0 }, t = { 0 };
 	struct rules_out ro = { .rules = 0 };
 	err = rules_text(rec, &opts, &rules, true, "", &ro);
 	if (!err) {
-		put(&t, "{\n\t\"defaultAction\": \"%s\",\n", defname);
+		textbuf_put(&t, "{\n\t\"defaultAction\": \"%s\",\n", defname);
 		if (def != SCMPC_ACT_KILL_PROCESS && def != SCMPC_ACT_KILL_THREAD &&
 		    def != SCMPC_ACT_TRAP && def != SCMPC_ACT_LOG)
-			put(&t, "\t\"defaultErrnoRet\": %" PRIu32 ",\n", ddata);
-		put(&t, "\t\"architectures\": [");
+			textbuf_put(&t, "\t\"defaultErrnoRet\": %" PRIu32 ",\n", ddata);
+		textbuf_put(&t, "\t\"architectures\": [");
 		bool first = true;
 		for (int a = 1; a <= SCMPC_ARCH_COUNT; a++)
 			if (ro.abis[a]) {
-				put(&t, "%s\"%s\"", first ? "" : ", ",
+				textbuf_put(&t, "%s\"%s\"", first ? "" : ", ",
 				    arch_info((enum scmpc_arch)a)->scmp_name);
 				first = false;
 			}
-		put(&t, "],\n\t\"syscalls\": [\n%s\n\t]\n}\n", rules.s ? rules.s : "");
+		textbuf_put(&t, "],\n\t\"syscalls\": [\n%s\n\t]\n}\n", rules.s ? rules.s : "");
 		if (t.oom)
 			err = -ENOMEM;
 	}
@@ -480,7 +444,7 @@ SCMPC_API int scmpc_recording_merge_profile(const scmpc_recording *rec, const ch
 	scmpc_recording *extra = scmpc_recording_new();
 	scmpc_diag *scratch = scmpc_diag_new();
 	scmpc_answer *ans = NULL;
-	struct text rules = { 0 }, t = { 0 };
+	struct textbuf rules = { 0 }, t = { 0 };
 	struct rules_out ro = { .rules = 0 };
 	struct splice sp = { 0, 0, "", "" };
 	char label[96];
@@ -521,9 +485,9 @@ SCMPC_API int scmpc_recording_merge_profile(const scmpc_recording *rec, const ch
 	}
 	if (!ro.rules) {
 		/* BASE lets every call run already: BASE it is, byte for byte */
-		put(&t, "%.*s", (int)base_len, base);
+		textbuf_put(&t, "%.*s", (int)base_len, base);
 	} else {
-		put(&t, "%.*s%s%s%.*s", (int)sp.from, base, rules.s, sp.post,
+		textbuf_put(&t, "%.*s%s%s%.*s", (int)sp.from, base, rules.s, sp.post,
 		    (int)(base_len - sp.to), base + sp.to);
 	}
 	if (t.oom) {
