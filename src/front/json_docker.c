@@ -101,6 +101,42 @@ static bool has_key(const struct jmembers *ms, const char *field)
 	return false;
 }
 
+/* *FOUND: PROF's top-level members satisfy TOP(TOP_ARG), or the members
+ * of an entry of its last "syscalls" (the one Go would decode) satisfy
+ * ENTRY(ENTRY_ARG).  The detectors of who wrote a profile share this walk. */
+static int profile_has(struct jctx *c, struct jval prof,
+		       bool (*top)(const struct jmembers *, const void *), const void *top_arg,
+		       bool (*entry)(const struct jmembers *, const void *),
+		       const void *entry_arg, bool *found)
+{
+	const struct jmembers *ms;
+	struct jval syscalls = { NULL, 0, false };
+	int r;
+
+	*found = false;
+	if ((r = jdoc_members(&c->doc, prof, NULL, &ms)) || (*found = top(ms, top_arg)))
+		return r;
+	for (size_t i = 0; i < ms->n; i++)
+		if (jdoc_key_is(ms, i, "syscalls"))
+			syscalls = jval_at(ms->m[i].at);
+	if (!jval_has(syscalls) || !jdoc_is(&c->doc, syscalls, json_type_array))
+		return 0;
+	for (struct jelems e = jdoc_elems(syscalls); !*found && jdoc_elem_next(&c->doc, &e);) {
+		if (!jdoc_is(&c->doc, e.e, json_type_object))
+			continue;
+		if ((r = jdoc_members(&c->doc, e.e, NULL, &ms)))
+			return r;
+		*found = entry(ms, entry_arg);
+	}
+	return 0;
+}
+
+/* has_key() for profile_has(): ARG is the field's name. */
+static bool has_key_arg(const struct jmembers *ms, const void *arg)
+{
+	return has_key(ms, arg);
+}
+
 /* *PODMAN: the profile PROF was written by containers/common.  Its types
  * alone carry errno names ("defaultErrno" at the top, "errno" in an
  * entry), and its generator writes them wherever an errno is, so its
@@ -108,26 +144,7 @@ static bool has_key(const struct jmembers *ms, const char *field)
  * types have neither. */
 static int looks_podman(struct jctx *c, struct jval prof, bool *podman)
 {
-	const struct jmembers *ms;
-	struct jval syscalls = { NULL, 0, false };
-	int r;
-
-	*podman = false;
-	if ((r = jdoc_members(&c->doc, prof, NULL, &ms)) || (*podman = has_key(ms, "defaultErrno")))
-		return r;
-	for (size_t i = 0; i < ms->n; i++)
-		if (jdoc_key_is(ms, i, "syscalls"))
-			syscalls = jval_at(ms->m[i].at);
-	if (!jval_has(syscalls) || !jdoc_is(&c->doc, syscalls, json_type_array))
-		return 0;
-	for (struct jelems e = jdoc_elems(syscalls); !*podman && jdoc_elem_next(&c->doc, &e);) {
-		if (!jdoc_is(&c->doc, e.e, json_type_object))
-			continue;
-		if ((r = jdoc_members(&c->doc, e.e, NULL, &ms)))
-			return r;
-		*podman = has_key(ms, "errno");
-	}
-	return 0;
+	return profile_has(c, prof, has_key_arg, "defaultErrno", has_key_arg, "errno", podman);
 }
 
 /* The bounding set includes and excludes test for the Docker-style
@@ -384,30 +401,17 @@ static bool docker_key(const struct jmembers *ms, const struct fdef *defs)
 	return false;
 }
 
+/* docker_key() for profile_has(): ARG is the field table. */
+static bool docker_key_arg(const struct jmembers *ms, const void *arg)
+{
+	return docker_key(ms, arg);
+}
+
 /* Docker and Podman fields at the top or in an entry make a Docker
  * profile. */
 int looks_docker(struct jctx *c, struct jval prof, bool *docker)
 {
-	const struct jmembers *ms;
-	struct jval syscalls = { NULL, 0, false };
-	int r;
-
-	*docker = false;
-	if ((r = jdoc_members(&c->doc, prof, NULL, &ms)) || (*docker = docker_key(ms, top_fields)))
-		return r;
-	/* the entries Go would decode: those of the last "syscalls" */
-	for (size_t i = 0; i < ms->n; i++)
-		if (jdoc_key_is(ms, i, "syscalls"))
-			syscalls = jval_at(ms->m[i].at);
-	if (!jval_has(syscalls) || !jdoc_is(&c->doc, syscalls, json_type_array))
-		return 0;
-	for (struct jelems e = jdoc_elems(syscalls); !*docker && jdoc_elem_next(&c->doc, &e);) {
-		if (!jdoc_is(&c->doc, e.e, json_type_object))
-			continue;
-		if ((r = jdoc_members(&c->doc, e.e, NULL, &ms)))
-			return r;
-		*docker = docker_key(ms, entry_fields);
-	}
-	return 0;
+	return profile_has(c, prof, docker_key_arg, top_fields, docker_key_arg, entry_fields,
+			   docker);
 }
 

@@ -18,22 +18,7 @@
 #include <string.h>
 #include "arch/arch.h"
 #include "policy/policy.h"
-
-/* OCI's name of ACT's action; its data apart. */
-static const char *oci_name(uint32_t act, uint32_t *data)
-{
-	*data = act & 0xffffU;
-	switch (act & 0xffff0000U) {
-	case SCMPC_ACT_KILL_PROCESS: return "SCMP_ACT_KILL_PROCESS";
-	case SCMPC_ACT_KILL_THREAD: return "SCMP_ACT_KILL_THREAD";
-	case SCMPC_ACT_TRAP: return "SCMP_ACT_TRAP";
-	case SCMPC_ACT_ERRNO(0): return "SCMP_ACT_ERRNO";
-	case SCMPC_ACT_TRACE(0): return "SCMP_ACT_TRACE";
-	case SCMPC_ACT_LOG: return "SCMP_ACT_LOG";
-	case SCMPC_ACT_ALLOW: return "SCMP_ACT_ALLOW";
-	default: return NULL;
-	}
-}
+#include "front/profile_write.h"
 
 static const char *const op_names[] = {
 	[SCMPC_OP_EQ] = "SCMP_CMP_EQ", [SCMPC_OP_NE] = "SCMP_CMP_NE",
@@ -173,7 +158,7 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 	*out = NULL;
 	*len = 0;
 	uint32_t ddata;
-	const char *defname = oci_name(p->def_action, &ddata);
+	const char *defname = oci_action_name(p->def_action, &ddata);
 	if (!defname)
 		return diag_err(d, -ENOTSUP, NULL, "the default action %#x has no OCI name",
 				p->def_action);
@@ -252,7 +237,7 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 		for (size_t k = 0; k < nm && !err; k++) {
 			const struct rule *s = &p->rules[mine[k]];
 			uint32_t data;
-			const char *an = oci_name(s->action, &data);
+			const char *an = oci_action_name(s->action, &data);
 			done[mine[k]] = true;
 			if (!an) {
 				err = diag_err(d, -ENOTSUP, NULL, "%s: action %#x has no OCI name", name,

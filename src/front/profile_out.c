@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arch/arch.h"
+#include "front/profile_write.h"
 
 /* The arguments worth a condition: each a flag word or an enumeration the
  * kernel switches on, never a pointer, a size or a descriptor.  INT32:
@@ -73,8 +74,7 @@ static int cmp_tuple(const void *a, const void *b)
 	return memcmp(a, b, 6 * sizeof(uint64_t));
 }
 
-/* OCI's spelling of action ACT: "SCMP_ACT_ERRNO" and its errno apart. */
-static const char *oci_action(uint32_t act, uint32_t *data)
+const char *oci_action_name(uint32_t act, uint32_t *data)
 {
 	*data = act & 0xffffU;
 	switch (act & 0xffff0000U) {
@@ -238,7 +238,7 @@ SCMPC_API int scmpc_recording_profile(const scmpc_recording *rec,
 	if (!rec || !out || !len)
 		return diag_err(d, -EINVAL, NULL, "no recording or no output");
 	uint32_t def = opts.default_action ? opts.default_action : SCMPC_ACT_ERRNO(1), ddata;
-	const char *defname = oci_action(def, &ddata);
+	const char *defname = oci_action_name(def, &ddata);
 	if (!defname || def == SCMPC_ACT_ALLOW)
 		return diag_err(d, -EINVAL, NULL, "default action %#x: an OCI profile of what was "
 				"recorded needs one that stops the rest", def);
