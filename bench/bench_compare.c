@@ -382,7 +382,7 @@ static void row_d(const struct result *r, const char *metric, const char *abi, c
 
 static void print_result(const struct result *r)
 {
-	printf("\n== %s (x86_64 host: Docker default caps, kernel 6.8)\n", r->label);
+	printf("\n== %s (x86_64 host: the engine's default caps (Podman's for its profile), kernel 6.8)\n", r->label);
 	printf("  %-34s %13s %13s %13s %9s %9s\n", "", comp_name[0], comp_name[1], comp_name[2],
 	       "scmpc/L1", "scmpc/L2");
 	for (int c = 1; c < NCOMP; c++)

@@ -1469,7 +1469,7 @@ int main(int argc, char **argv)
 
 	for (size_t i = 0; i < npol; i++) {
 		const struct pol *P = &pols[i];
-		printf("\n== %s (%s, Docker default caps, kernel 6.8): %zu rules; instructions:",
+		printf("\n== %s (%s, default caps of its engine, kernel 6.8): %zu rules; instructions:",
 		       P->label, scmpc_arch_name(native), P->rules);
 		for (int c = C_SCMPC; c <= C_L2; c++) {
 			if (P->g[c].ok)
