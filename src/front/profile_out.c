@@ -160,7 +160,8 @@ static int rules_text(const scmpc_recording *rec, const struct scmpc_profile_opt
 		memcpy(c->tuples[c->ntuples++], tu, sizeof(tu));
 	}
 	if (!err) {
-		qsort(calls, ncalls, sizeof(*calls), cmp_call);
+		if (ncalls)	/* calls is NULL when nothing was added */
+			qsort(calls, ncalls, sizeof(*calls), cmp_call);
 		const char *sep = first_sep;
 		size_t plain = 0;
 		for (size_t k = 0; k < ncalls; k++)
