@@ -538,15 +538,14 @@ static int probe_run(struct splitter *s, size_t start, size_t end, size_t *lo, s
  */
 static int pack(struct splitter *s, size_t max_progs, struct piece **out, size_t *nout)
 {
-	struct piece *pcs = NULL;
+	struct piece *pcs = NULL, best;	/* best: the longest run that fits, so far */
 	size_t n = 0, cap = 0, start = 0;
 	int rc = 0;
 
+	memset(&best, 0, sizeof(best));
 	while (start < s->ngroups) {
-		struct piece best;
 		size_t lo = start, hi = s->ngroups + 1;
 
-		memset(&best, 0, sizeof(best));
 		if (max_progs && n == max_progs) {
 			rc = diag_err(s->d, -E2BIG, NULL, "the policy needs more than %zu programs",
 				      max_progs);
@@ -580,12 +579,11 @@ static int pack(struct splitter *s, size_t max_progs, struct piece **out, size_t
 			goto fail;
 		}
 		if (!array_reserve(&pcs, &cap, n, sizeof(*pcs), 4)) {
-			scmpc_prog_free(best.prog);
-			scmpc_policy_free(best.pol);
 			rc = diag_err(s->d, -ENOMEM, NULL, "out of memory");
 			goto fail;
 		}
 		pcs[n++] = best;
+		memset(&best, 0, sizeof(best));
 		start = lo;
 	}
 	progress_report(s->progress, "split", s->ngroups, s->ngroups);
@@ -593,6 +591,10 @@ static int pack(struct splitter *s, size_t max_progs, struct piece **out, size_t
 	*nout = n;
 	return 0;
 fail:
+	/* a piece kept by an earlier probe when a later one failed (the
+	 * splitter's bound, say) */
+	scmpc_prog_free(best.prog);
+	scmpc_policy_free(best.pol);
 	pieces_free(pcs, n);
 	return rc;
 }
