@@ -480,11 +480,12 @@ static void offer(struct verdict *v, uint32_t action, bool unconditional, bool m
 	}
 }
 
-/* The test of the multiplexer's argument 0 that reaches sub-call M. */
-static bool mux_test(const struct mux_copy *m, bool lsc, const uint64_t *args)
+/* The test of the multiplexer's argument 0 that reaches sub-call M: the
+ * bits the kernel reads (ipc's low 16, the version above them ignored;
+ * socketcall's 32-bit int), in every merge mode, libseccomp's included
+ * (README: the one deliberate difference from libseccomp). */
+static bool mux_test(const struct mux_copy *m, const uint64_t *args)
 {
-	if (lsc)
-		return (uint32_t)args[0] == m->call;	/* a 32-bit ABI's argument */
 	if (m->ipc)
 		return (args[0] & 0xffffU) == m->call;
 	return (uint32_t)args[0] == m->call;
@@ -559,20 +560,20 @@ static uint32_t ref_decide(const struct decoded *dc, const struct resolved_rules
 			continue;
 		if (lsc) {
 			/* argument 0 is the sub-call now; the rest still count */
-			bool all = mux_test(m, true, args);
+			bool all = mux_test(m, args);
 
 			for (size_t c = 0; c < ru->nconds && all; c++)
 				if (ru->conds[c].arg != 0)
 					all = ref_cond(&ru->conds[c], compat32, lsc32, args);
 			offer(&v, ru->action, false, all);
 		} else if (m->first && m->conditional) {
-			offer(&v, m->worst, false, mux_test(m, false, args));
+			offer(&v, m->worst, false, mux_test(m, args));
 		} else if (m->first) {
 			for (size_t j = i; j < p->nrules; j++) {
 				const struct mux_copy *o = &rr->mux[ai][j];
 
 				if (o->ok && o->ipc == m->ipc && o->call == m->call)
-					offer(&v, p->rules[j].action, false, mux_test(m, false, args));
+					offer(&v, p->rules[j].action, false, mux_test(m, args));
 			}
 		}
 	}
