@@ -278,6 +278,13 @@ void lift_opts_init(const struct cli *c, struct scmpc_lift_opts *lo, enum scmpc_
 
 /* ---- merge.c: stacks of filters */
 
+/* The FILEs of C (c->npos of them) as merge and intersect take them: a
+ * policy compiled for -a's ABI, a .bpf as it is; '-' at most once and no
+ * output that is an input.  *FS and *PROGS get c->npos entries (the
+ * caller frees them, also on failure).  EXIT_OK, or the exit status after
+ * printing why. */
+int load_stack_files(const struct cli *c, struct filter **fs, scmpc_prog ***progs);
+
 /* The stack PROGS[0..N) (oldest first) merged into one program: *POLICY
  * gets the lifted decision, *OUT its compiled program; NAMES name the
  * filters in messages; a progress line on a terminal unless QUIET.  0 or -1

@@ -78,33 +78,22 @@ static int run_intersect(struct cli *c)
 	scmpc_policy *p = NULL;
 	scmpc_prog *out = NULL;
 	size_t n = (size_t)c->npos;
-	int status = EXIT_INPUT, format, rc, stdin_uses = 0;
+	int status = EXIT_INPUT, format, rc;
 
 	if (c->npos < 1)
 		return usage_error("intersect needs one or more FILEs");
 	format = c->format;
 	if (format != FORMAT_OCI && (rc = output_format(c, &format)) != EXIT_OK)
 		return rc;
-	for (int i = 0; i < c->npos; i++)
-		stdin_uses += !strcmp(c->pos[i], "-");
-	if (stdin_uses > 1)
-		return usage_error("standard input ('-') can be read once");
-	fs = calloc(n, sizeof(*fs));
-	progs = calloc(n, sizeof(*progs));
-	names = calloc(n, sizeof(*names));
-	if (!fs || !progs || !names) {
+	if ((status = load_stack_files(c, &fs, &progs)) != EXIT_OK)
+		goto out;
+	status = EXIT_INPUT;
+	if (!(names = calloc(n, sizeof(*names)))) {
 		errorf("%s", strerror(ENOMEM));
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (load_filter(c, c->pos[i], c->arch, &fs[i]))
-			goto out;
+	for (size_t i = 0; i < n; i++)
 		names[i] = fs[i].name;
-		if ((rc = scmpc_prog_new(fs[i].insns, fs[i].len, &progs[i], NULL)) < 0) {
-			report_failure(rc, EXIT_INPUT);
-			goto out;
-		}
-	}
 	/* The intersection is the stack's decision: scmpc_intersect() builds
 	 * and proves it (merge_programs() reports its errors by input). */
 	if (merge_programs(names, progs, n, c->quiet, &p, &out))

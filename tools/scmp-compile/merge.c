@@ -298,6 +298,38 @@ static bool output_is_input(const char *output, char **paths, int n)
 	return false;
 }
 
+int load_stack_files(const struct cli *c, struct filter **fs, scmpc_prog ***progs)
+{
+	size_t n = (size_t)c->npos;
+	int stdin_uses = 0, rc;
+
+	*fs = NULL;
+	*progs = NULL;
+	for (int i = 0; i < c->npos; i++)
+		stdin_uses += !strcmp(c->pos[i], "-");
+	if (stdin_uses > 1)
+		return usage_error("standard input ('-') can be read once");
+	if (output_is_input(c->output, c->pos, c->npos))
+		return EXIT_INPUT;
+	*fs = calloc(n, sizeof(**fs));
+	*progs = calloc(n, sizeof(**progs));
+	if (!*fs || !*progs) {
+		errorf("%s", strerror(ENOMEM));
+		return EXIT_INPUT;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* A policy is compiled for -a's ABI with the policy options,
+		 * as compile would; a .bpf is taken as it is. */
+		if (load_filter(c, c->pos[i], c->arch, &(*fs)[i]))
+			return EXIT_INPUT;
+		if ((rc = scmpc_prog_new((*fs)[i].insns, (*fs)[i].len, &(*progs)[i], NULL)) < 0) {
+			report_failure(rc, EXIT_INPUT);
+			return EXIT_INPUT;
+		}
+	}
+	return EXIT_OK;
+}
+
 /* merge --canary ENFORCED CANDIDATE: one program deciding as ENFORCED but
  * logging each call CANDIDATE would stop; the calls it logs are listed. */
 static int run_canary(struct cli *c)
@@ -377,7 +409,7 @@ static int run_merge(struct cli *c)
 	scmpc_policy *p = NULL;
 	scmpc_prog *merged = NULL;
 	size_t n = 0;
-	int status = EXIT_INPUT, format, rc, stdin_uses = 0;
+	int status = EXIT_INPUT, format, rc;
 
 	if (c->canary)
 		return run_canary(c);
@@ -387,12 +419,6 @@ static int run_merge(struct cli *c)
 		return usage_error("merge needs FILEs (oldest filter first) or --pid PID");
 	if ((rc = output_format(c, &format)) != EXIT_OK)
 		return rc;
-	for (int i = 0; i < c->npos; i++)
-		stdin_uses += !strcmp(c->pos[i], "-");
-	if (stdin_uses > 1)
-		return usage_error("standard input ('-') can be read once");
-	if (output_is_input(c->output, c->pos, c->npos))
-		return EXIT_INPUT;
 
 	if (c->pid) {
 		rc = read_stack(c->pid, &progs);
@@ -405,22 +431,9 @@ static int run_merge(struct cli *c)
 		n = (size_t)rc;
 	} else {
 		n = (size_t)c->npos;
-		fs = calloc(n, sizeof(*fs));
-		progs = calloc(n, sizeof(*progs));
-		if (!fs || !progs) {
-			errorf("%s", strerror(ENOMEM));
+		if ((status = load_stack_files(c, &fs, &progs)) != EXIT_OK)
 			goto out;
-		}
-		for (size_t i = 0; i < n; i++) {
-			/* A policy is compiled for -a's ABI with the policy
-			 * options, as compile would; a .bpf is taken as it is. */
-			if (load_filter(c, c->pos[i], c->arch, &fs[i]))
-				goto out;
-			if ((rc = scmpc_prog_new(fs[i].insns, fs[i].len, &progs[i], NULL)) < 0) {
-				report_failure(rc, EXIT_INPUT);
-				goto out;
-			}
-		}
+		status = EXIT_INPUT;
 	}
 	names = calloc(n, sizeof(*names));
 	labels = calloc(n, sizeof(*labels));
