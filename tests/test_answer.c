@@ -517,23 +517,28 @@ static void test_api(void **state)
 	scmpc_diag_free(d);
 }
 
-/* scmpc_optimize() reports its six steps (the lift, the input's worst
- * path, three candidates, the proof) through the progress callback, in
- * order, ending at 6 of 6; a progress struct with unknown fields set is
- * refused. */
-struct opt_seen {
+/* What a progress callback was told: each call must be STAGE's next step
+ * of TOTAL, in order. */
+struct step_seen {
+	const char *stage;
+	uint64_t total;
 	unsigned calls;
 	uint64_t last;
 	bool order_ok;
 };
 
-static void opt_note(void *user, const char *stage, uint64_t done, uint64_t total)
+static void step_note(void *user, const char *stage, uint64_t done, uint64_t total)
 {
-	struct opt_seen *s = user;
-	s->order_ok &= !strcmp(stage, "optimize") && total == 6 && done == s->last + 1;
+	struct step_seen *s = user;
+	s->order_ok &= !strcmp(stage, s->stage) && total == s->total && done == s->last + 1;
 	s->last = done;
 	s->calls++;
 }
+
+/* scmpc_optimize() reports its six steps (the lift, the input's worst
+ * path, three candidates, the proof) through the progress callback, in
+ * order, ending at 6 of 6; a progress struct with unknown fields set is
+ * refused. */
 
 static void test_optimize_progress(void **state)
 {
@@ -545,8 +550,8 @@ static void test_optimize_progress(void **state)
 	scmpc_prog *in = NULL, *out = NULL;
 	assert_int_equal(scmpc_compile(p, NULL, &in, NULL), 0);
 
-	struct opt_seen seen = { .order_ok = true };
-	struct scmpc_progress pr = { .sz = sizeof(pr), .fn = opt_note, .user = &seen };
+	struct step_seen seen = { .stage = "optimize", .total = 6, .order_ok = true };
+	struct scmpc_progress pr = { .sz = sizeof(pr), .fn = step_note, .user = &seen };
 	struct scmpc_lift_opts o = { .sz = sizeof(o), .progress = &pr };
 	scmpc_diag *d = scmpc_diag_new();
 	assert_int_equal(scmpc_optimize(scmpc_prog_insns(in), scmpc_prog_len(in), &o, &out, NULL,
@@ -570,21 +575,6 @@ static void test_optimize_progress(void **state)
 /* scmpc_intersect() and scmpc_canary() report their three steps (lift,
  * compile, proof) in order under their own stage names; a progress
  * struct with unknown fields set is refused before any work. */
-struct step_seen {
-	const char *stage;
-	unsigned calls;
-	uint64_t last;
-	bool order_ok;
-};
-
-static void step_note(void *user, const char *stage, uint64_t done, uint64_t total)
-{
-	struct step_seen *s = user;
-	s->order_ok &= !strcmp(stage, s->stage) && total == 3 && done == s->last + 1;
-	s->last = done;
-	s->calls++;
-}
-
 static void test_answer_progress(void **state)
 {
 	(void)state;
@@ -600,7 +590,7 @@ static void test_answer_progress(void **state)
 	size_t lens[2] = { scmpc_prog_len(a), scmpc_prog_len(b) };
 	scmpc_diag *d = scmpc_diag_new();
 
-	struct step_seen seen = { .stage = "intersect", .order_ok = true };
+	struct step_seen seen = { .stage = "intersect", .total = 3, .order_ok = true };
 	struct scmpc_progress pr = { .sz = sizeof(pr), .fn = step_note, .user = &seen };
 	struct scmpc_compare_opts o = { .sz = sizeof(o), .progress = &pr };
 	assert_int_equal(scmpc_intersect(progs, lens, 2, &o, &out, NULL, d), 0);
@@ -609,7 +599,7 @@ static void test_answer_progress(void **state)
 	scmpc_prog_free(out);
 	out = NULL;
 
-	seen = (struct step_seen){ .stage = "canary", .order_ok = true };
+	seen = (struct step_seen){ .stage = "canary", .total = 3, .order_ok = true };
 	assert_int_equal(scmpc_canary(progs[0], lens[0], progs[1], lens[1], &o, &out, NULL, d), 0);
 	assert_int_equal(seen.calls, 3);
 	assert_true(seen.order_ok);
@@ -641,7 +631,7 @@ static void test_compile_progress(void **state)
 	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL), 0);
 	struct scmpc_rule r = { .sz = sizeof(r), .syscall = "read", .action = SCMPC_ACT_ALLOW };
 	assert_true(scmpc_policy_add_rule(p, &r, NULL) >= 0);
-	struct step_seen seen = { .stage = "compile", .order_ok = true };
+	struct step_seen seen = { .stage = "compile", .total = 3, .order_ok = true };
 	struct scmpc_progress pr = { .sz = sizeof(pr), .fn = step_note, .user = &seen };
 	struct scmpc_compile_opts o = { .sz = sizeof(o), .progress = &pr };
 	scmpc_prog *out = NULL;
