@@ -73,44 +73,11 @@ static void print_stats(FILE *out, const struct cli *c, const scmpc_policy *p,
 	scmpc_diag_free(d);
 }
 
-/* The workload of --hot, from the file named (a list of names, strace -c
- * or perf trace -s output, which the library reads); NULL after saying
- * why. */
-static scmpc_workload *read_workload(const struct cli *c)
-{
-	const char *hot_name = display_name(c->hot);
-	char *text = NULL;
-	size_t len;
-	scmpc_workload *w = NULL;
-	scmpc_diag *d = NULL;
-
-	if (read_input(c->hot, &text, &len))
-		return NULL;
-	if (!(w = scmpc_workload_new()) || !(d = scmpc_diag_new())) {
-		errorf("%s", strerror(ENOMEM));
-		scmpc_workload_free(w);
-		w = NULL;
-		goto out;
-	}
-	SCMPC_OPTS(scmpc_workload_opts, wo, .arch = c->arch);
-	int rc = (int)scmpc_workload_parse(w, text, len, &wo, d);
-	report_warnings(hot_name, d, c->quiet);
-	if (rc < 0) {
-		report_diag(hot_name, d, rc);
-		scmpc_workload_free(w);
-		w = NULL;
-	}
-out:
-	free(text);
-	scmpc_diag_free(d);
-	return w;
-}
-
 /* compile --hot: P compiled for the workload. */
 static int compile_hot(const struct cli *c, const char *name, const scmpc_policy *p,
 		       scmpc_prog **out)
 {
-	scmpc_workload *w = read_workload(c);
+	scmpc_workload *w = read_workload_file(c->hot, c->arch, c->quiet);
 	scmpc_diag *d = NULL;
 	int rc = -1;
 
@@ -146,7 +113,7 @@ static int compile_split(const struct cli *c, const char *name, const scmpc_poli
 	int status = EXIT_INPUT;
 	char path[4096];
 
-	scmpc_workload *w = c->hot ? read_workload(c) : NULL;
+	scmpc_workload *w = c->hot ? read_workload_file(c->hot, c->arch, c->quiet) : NULL;
 	if (c->hot && !w)
 		return EXIT_INPUT;
 	int split_rc = compile_policy_split(name, p, c->quiet, w, c->layout, &progs, &n);
