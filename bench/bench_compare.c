@@ -26,6 +26,7 @@
 #include "implied.h"
 #include "internal.h"
 #include "lsc_ref.h"
+#include "paths.h"
 #include "testutil.h"
 
 enum { C_SCMPC, C_L1, C_L2, NCOMP, C_SCMPC_NOVERIFY = NCOMP };
@@ -230,11 +231,7 @@ struct result {
 
 static unsigned steps_of(const struct prog *g, const struct seccomp_data *sd)
 {
-	uint32_t ret;
-	unsigned steps = 0;
-	if (scmpc_emulate(g->insns, g->len, sd, &ret, &steps) < 0)
-		return 0;
-	return steps;
+	return bench_steps(g->insns, g->len, sd);
 }
 
 /* Numbers the kernel caches whatever the filter says (the uretprobe
@@ -533,36 +530,10 @@ struct fam_row {
 	long chain;		/* a plain jeq chain's instructions, or -1 */
 };
 
-/* Longest executed path over the first 1024 numbers with argument-free
- * decisions and every probe vector of each argument-checked call; *AF (if
- * not NULL) gets the longest over the argument-free numbers alone. */
+/* paths.h's figures for one of this driver's programs. */
 static unsigned worst_path_af(const scmpc_policy *p, const struct prog *g, unsigned *af)
 {
-	struct arch_view views[SCMPC_ARCH_COUNT];
-	struct testutil_vecs vs = { 0 };
-	unsigned worst = 0, free_worst = 0;
-	if (policy_views_init(p, views, NULL) < 0)
-		return 0;
-	const struct arch_view *v = &views[0];
-	for (uint32_t nr = 0; nr < PROBE_NRS; nr++) {
-		struct seccomp_data sd = testutil_sd(v->arch, nr, NULL);
-		unsigned st = steps_of(g, &sd);
-		worst = st > worst ? st : worst;
-		if (!arch_view_has_conds(p, v, nr))
-			free_worst = st > free_worst ? st : free_worst;
-		if (!arch_view_has_conds(p, v, nr) || testutil_arg_vectors(p, v, nr, &vs) < 0)
-			continue;
-		for (size_t j = 0; j < vs.n; j++) {
-			sd = testutil_sd(v->arch, nr, vs.v[j]);
-			st = steps_of(g, &sd);
-			worst = st > worst ? st : worst;
-		}
-	}
-	testutil_vecs_free(&vs);
-	policy_views_fini(p, views, p->narches);
-	if (af)
-		*af = free_worst;
-	return worst;
+	return bench_worst_path(p, g->insns, g->len, af);
 }
 
 static unsigned worst_path(const scmpc_policy *p, const struct prog *g)
@@ -570,29 +541,9 @@ static unsigned worst_path(const scmpc_policy *p, const struct prog *g)
 	return worst_path_af(p, g, NULL);
 }
 
-/* The mean path over P's argument-checked rules, each run on the
- * arguments that meet it (scmpc_conds_witness()) on the first ABI: the
- * figure gVisor's optimizer reports for its rules.  -1 when P has none. */
 static double arg_rule_mean(const scmpc_policy *p, const struct prog *g)
 {
-	enum scmpc_arch a = scmpc_policy_arch(p, 0);
-	uint64_t sum = 0;
-	unsigned n = 0;
-	for (size_t i = 0; i < scmpc_policy_rule_count(p); i++) {
-		struct scmpc_rule_info ri = { .sz = sizeof(ri) };
-		uint64_t args[6];
-		int64_t nr;
-		if (scmpc_policy_rule(p, i, &ri) < 0 || !ri.nconds ||
-		    scmpc_conds_witness(ri.conds, ri.nconds, args) < 0)
-			continue;
-		nr = ri.syscall ? scmpc_syscall_resolve(a, ri.syscall) : (int64_t)ri.nr;
-		if (nr < 0)
-			continue;
-		struct seccomp_data sd = testutil_sd(a, (uint32_t)nr, args);
-		sum += steps_of(g, &sd);
-		n++;
-	}
-	return n ? (double)sum / n : -1;
+	return bench_arg_rule_mean(p, g->insns, g->len);
 }
 
 static void family(struct fam_row *row, const char *label, scmpc_policy *p, long chain)
