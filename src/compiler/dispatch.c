@@ -256,8 +256,8 @@ static uint32_t number_tree(struct dag *g, struct pruner *pr, const scmpc_policy
 	 * shorter mean path, its worst path still the least. */
 	if (hot_weights(g, &rv, calls, ncalls))
 		root = hot_layout(g, rv.v, rv.n);
-	else if (mode == LOWER_CAPPED)
-		root = layout_capped(g, rv.v, rv.n, slack);
+	else if (mode == LOWER_CAPPED || mode == LOWER_CAPPED_EBPF)
+		root = layout_capped(g, rv.v, rv.n, slack, mode == LOWER_CAPPED_EBPF);
 	else
 		root = layout_tree(g, rv.v, rv.n,
 				   mode == LOWER_PATH ? LAYOUT_NUMBERS : LAYOUT_NUMBERS_SIZE);

@@ -1013,6 +1013,13 @@ fail:
  * delta = zmin(i, k) + zmin(k + 1, j) + 1 - zmin(i, j) of the extra, and
  * its halves share the rest.  O(n^3 SLACK^2), so SLACK is cut to a bound
  * of work; past DP_MAX items it is the LAYOUT_NUMBERS_SIZE tree.
+ *
+ * Measured for the kernel's eBPF (EBPF), a test whose branches both go to
+ * leaves (returns, or argument checks shared with other calls) counts
+ * twice: neither can follow it in the program but once, so the converter
+ * adds a `ja` to it.  That is the last test of each jeq chain and a split
+ * between two leaves; each split that ends a chain costs a `ja` where the
+ * chain it breaks did not.
  */
 #define CAP_WORK_MAX (1u << 20)
 
@@ -1026,6 +1033,7 @@ struct cap_cell {
 
 struct cap_dp {
 	size_t n, ne;
+	bool ebpf;		/* a test between two leaves counts twice */
 	struct cap_cell *c;	/* (i, j, e) at c[(i * n + j) * ne + e] */
 	uint16_t *zmin;		/* (i, j) at zmin[i * n + j] */
 };
@@ -1052,12 +1060,13 @@ static void cap_fill(struct cap_dp *dp, const struct chain_tab *chains, const ui
 	const struct chain_cell *ch = chain_at(chains, i, j);
 	for (size_t e = 0; e < ne; e++) {
 		b[e] = (struct cap_cell){ .f = INT32_MAX, .z = UINT16_MAX, .s = UINT64_MAX, .k = -1 };
-		if (ch && ch->z <= zij + e)
-			b[e] = (struct cap_cell){ .f = ch->f, .z = (uint16_t)ch->z, .s = ch->s,
-						  .k = -1 };
+		if (ch && ch->z + dp->ebpf <= zij + e)
+			b[e] = (struct cap_cell){ .f = ch->f, .z = (uint16_t)(ch->z + dp->ebpf),
+						  .s = ch->s, .k = -1 };
 	}
 	for (size_t k = i; k < j; k++) {
-		uint32_t split = dp->zmin[i * n + k] + dp->zmin[(k + 1) * n + j] + 1;
+		uint32_t split = dp->zmin[i * n + k] + dp->zmin[(k + 1) * n + j] + 1 +
+				 (dp->ebpf && k == i && k + 1 == j);
 		if (split >= zij + ne)
 			continue;
 		const struct cap_cell *l = CAP(dp, i, k, 0), *r = CAP(dp, k + 1, j, 0);
@@ -1095,7 +1104,7 @@ static uint32_t cap_build(struct dag *g, const struct cap_dp *dp, const struct i
 	return dag_jmp(g, BPF_JGE, it[k + 1].lo, right, left);
 }
 
-uint32_t layout_capped(struct dag *g, const struct range *r, size_t n, unsigned slack)
+uint32_t layout_capped(struct dag *g, const struct range *r, size_t n, unsigned slack, bool ebpf)
 {
 	if (n > DP_MAX || n < 2)
 		return layout_tree(g, r, n, LAYOUT_NUMBERS_SIZE);
@@ -1106,7 +1115,8 @@ uint32_t layout_capped(struct dag *g, const struct range *r, size_t n, unsigned 
 	struct item *it = malloc(n * sizeof(*it));
 	uint64_t *wsum = malloc((n + 1) * sizeof(*wsum));
 	struct chain_tab chains = { 0 };
-	struct cap_dp dp = { .n = n, .ne = ne, .c = malloc(n * n * ne * sizeof(*dp.c)),
+	struct cap_dp dp = { .n = n, .ne = ne, .ebpf = ebpf,
+			     .c = malloc(n * n * ne * sizeof(*dp.c)),
 			     .zmin = malloc(n * n * sizeof(*dp.zmin)) };
 	uint32_t root = NODE_NONE;
 	if (!it || !wsum || !dp.c || !dp.zmin || !dag_charge(g, splits * ne))
@@ -1130,9 +1140,10 @@ uint32_t layout_capped(struct dag *g, const struct range *r, size_t n, unsigned 
 			uint32_t z = 0;
 			if (len > 1) {
 				const struct chain_cell *ch = chain_at(&chains, i, j);
-				z = ch ? ch->z : UINT16_MAX;
+				z = ch ? ch->z + ebpf : UINT16_MAX;
 				for (size_t k = i; k < j; k++) {
-					uint32_t sz = dp.zmin[i * n + k] + dp.zmin[(k + 1) * n + j] + 1;
+					uint32_t sz = dp.zmin[i * n + k] + dp.zmin[(k + 1) * n + j] + 1 +
+						      (ebpf && k == i && k + 1 == j);
 					z = sz < z ? sz : z;
 				}
 			}

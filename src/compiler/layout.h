@@ -31,8 +31,10 @@ uint32_t hot_layout(struct dag *g, const struct range *ranges, size_t n);
 /* The search tree over RANGES (as layout_tree()) with the least worst
  * path, measured as LAYOUT_NUMBERS_SIZE measures it, among those with at
  * most SLACK tests more than the fewest possible: a number tree held to a
- * size.  SLACK may be cut (layout.c says when). */
-uint32_t layout_capped(struct dag *g, const struct range *ranges, size_t n, unsigned slack);
+ * size, in tests or (EBPF) in what the kernel converts them to.  SLACK
+ * may be cut (layout.c says when). */
+uint32_t layout_capped(struct dag *g, const struct range *ranges, size_t n, unsigned slack,
+		       bool ebpf);
 #define LAYOUT_SLACK_MAX 8	/* the most slack layout_capped() spends */
 
 /* Append [lo, ...) -> node to a growing array, merging with the last range

@@ -12,6 +12,7 @@ enum lower_mode {
 	LOWER_COMPACT_LOFIRST,	/* for size, equalities low half first (lower.c) */
 	LOWER_CAPPED,		/* for size, and the number trees within a slack
 				   of their fewest tests (layout_capped()) */
+	LOWER_CAPPED_EBPF,	/* the same, tests counted as the kernel's eBPF */
 };
 
 /* The decision DAG of a whole policy (dispatch.c): arch dispatch, per-ABI

@@ -144,7 +144,7 @@ static bool chain_calls(struct dag *g, const scmpc_policy *p, const struct arch_
 static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views, size_t *ebpf)
 {
 	struct dag g;
-	size_t *pos = NULL, cap = 0, total = SIZE_MAX;
+	size_t *pos = NULL, cap = 0, total = SIZE_MAX, x32 = 0;
 	bool bad = false;
 	dag_init(&g);
 	uint32_t root = dag_ret(&g, p->badarch_action);
@@ -157,9 +157,17 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views,
 		if (later)
 			continue;
 		uint32_t chain = dag_ret(&g, p->def_action);
-		for (size_t s = 0; s <= a && !bad; s++)
-			if (views[s].info->audit == views[a].info->audit)
-				bad = !chain_calls(&g, p, &views[s], &chain, &pos, &cap);
+		bool has_x32 = false;
+		for (size_t s = 0; s <= a && !bad; s++) {
+			if (views[s].info->audit != views[a].info->audit)
+				continue;
+			bad = !chain_calls(&g, p, &views[s], &chain, &pos, &cap);
+			has_x32 |= views[s].arch == SCMPC_ARCH_X32;
+		}
+		/* x86_64 alone, libseccomp tells x32's numbers apart from it with
+		 * a jge and a jne -1 (whose K needs a register): 3 eBPF; the
+		 * instruction count leaves them out, as it always has. */
+		x32 += views[a].arch == SCMPC_ARCH_X86_64 && !has_x32 ? 3 : 0;
 		uint32_t sec = bad ? NODE_NONE : dag_ld(&g, offsetof(struct seccomp_data, nr), chain);
 		root = dag_jmp(&g, BPF_JEQ, views[a].info->audit, sec, root);
 		bad |= root == NODE_NONE;
@@ -176,7 +184,7 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views,
 	}
 	/* The converter's prologue: A and X cleared, the context saved. */
 	if (ebpf)
-		*ebpf = total == SIZE_MAX ? SIZE_MAX : c.ebpf + 3;
+		*ebpf = total == SIZE_MAX ? SIZE_MAX : c.ebpf + 3 + x32;
 	free(c.word);
 	free(c.need);
 	free(pos);
@@ -240,12 +248,38 @@ static void try_smaller(const scmpc_policy *p, struct arch_view *views,
 	free(t);
 }
 
-/* Replace *INSNS (*LEN long) with T (N long), which takes its memory. */
-static void take(struct sock_filter **insns, size_t *len, struct sock_filter *t, size_t n)
+/* A program and its figures. */
+struct cand {
+	struct sock_filter *insns;
+	size_t len, ebpf;
+};
+
+/* P lowered as MODE with SLACK into C; false when it fails. */
+static bool capped(const scmpc_policy *p, struct arch_view *views,
+		   const struct scmpc_compile_opts *o, enum lower_mode mode, unsigned slack,
+		   struct cand *c)
 {
-	free(*insns);
-	*insns = t;
-	*len = n;
+	c->insns = NULL;
+	if (lower_emit(p, views, o, mode, slack, &c->insns, &c->len, NULL, NULL, NULL) != 0) {
+		free(c->insns);
+		c->insns = NULL;
+		return false;
+	}
+	c->ebpf = bpf_ebpf_len(c->insns, c->len);
+	return true;
+}
+
+/* Whether C meets libseccomp's figures (CHAIN, CHAIN_EBPF) in more ways
+ * than B, or as many and with less eBPF, or as much and fewer
+ * instructions. */
+static bool cand_better(const struct cand *c, const struct cand *b, size_t chain,
+			size_t chain_ebpf)
+{
+	int mc = (c->len <= chain) + (c->ebpf <= chain_ebpf);
+	int mb = (b->len <= chain) + (b->ebpf <= chain_ebpf);
+	if (mc != mb)
+		return mc > mb;
+	return c->ebpf != b->ebpf ? c->ebpf < b->ebpf : c->len < b->len;
 }
 
 /*
@@ -256,47 +290,60 @@ static void take(struct sock_filter **insns, size_t *len, struct sock_filter *t,
  * 60), or because a tree's leaves jump on both sides, which the kernel's
  * converter pays with a `ja` each (3 calls x 19 64-bit values: 76
  * instructions but 114 eBPF against 87 and 103).  The number trees laid
- * out with the fewest tests (LOWER_CAPPED, slack 0) are taken if they are
- * no worse on either count and better on one; then as much slack as keeps
- * the program within libseccomp's figures (or the smallest program's,
- * where that is larger) buys back the worst path: all of it if that fits,
- * else found by bisection, since the program grows with the slack.  Each try is a whole lowering, so a
+ * out with the fewest tests (LOWER_CAPPED, slack 0), or the fewest as the
+ * converter counts them (LOWER_CAPPED_EBPF), are taken if no worse on
+ * either count and better on one (of the two, the one closer to
+ * libseccomp's figures); then as much slack as keeps the program within
+ * libseccomp's figures (or its own, where those are larger) buys back the
+ * worst path: all of it if that fits, else found by bisection, since the
+ * program grows with the slack.  Each try is a whole lowering, so a
  * caller counting the work (the splitter) does not get them.
  */
 static void try_capped(const scmpc_policy *p, struct arch_view *views,
 		       const struct scmpc_compile_opts *o, size_t chain, size_t chain_ebpf,
 		       struct sock_filter **insns, size_t *len)
 {
-	size_t ebpf = bpf_ebpf_len(*insns, *len), n = 0;
-	struct sock_filter *t = NULL;
-	if (lower_emit(p, views, o, LOWER_CAPPED, 0, &t, &n, NULL, NULL, NULL) != 0) {
-		free(t);
-		return;
+	struct cand cur = { *insns, *len, bpf_ebpf_len(*insns, *len) }, best = { 0 }, t;
+	enum lower_mode mode = LOWER_CAPPED;
+	for (int m = 0; m < 2; m++) {
+		enum lower_mode mm = m ? LOWER_CAPPED_EBPF : LOWER_CAPPED;
+		if (!capped(p, views, o, mm, 0, &t))
+			continue;
+		bool ok = t.len <= cur.len && t.ebpf <= cur.ebpf &&
+			  (t.len < cur.len || t.ebpf < cur.ebpf);
+		if (ok && (!best.insns || cand_better(&t, &best, chain, chain_ebpf))) {
+			free(best.insns);
+			best = t;
+			mode = mm;
+		} else {
+			free(t.insns);
+		}
 	}
-	size_t te = bpf_ebpf_len(t, n);
-	if (n > *len || te > ebpf || (n == *len && te == ebpf)) {
-		free(t);
+	if (!best.insns)
 		return;
-	}
-	size_t lmax = *len < chain ? *len : chain, emax = ebpf < chain_ebpf ? ebpf : chain_ebpf;
-	lmax = lmax > n ? lmax : n;
-	emax = emax > te ? emax : te;
-	take(insns, len, t, n);
-	unsigned lo = 0, hi = (unsigned)(lmax - n < LAYOUT_SLACK_MAX ? lmax - n : LAYOUT_SLACK_MAX);
+	size_t lmax = cur.len < chain ? cur.len : chain;
+	size_t emax = cur.ebpf < chain_ebpf ? cur.ebpf : chain_ebpf;
+	lmax = lmax > best.len ? lmax : best.len;
+	emax = emax > best.ebpf ? emax : best.ebpf;
+	unsigned lo = 0;
+	unsigned hi = (unsigned)(lmax - best.len < LAYOUT_SLACK_MAX ? lmax - best.len
+							    : LAYOUT_SLACK_MAX);
 	/* The most slack first: when the bounds leave room for all of it,
 	 * that is the only further lowering. */
 	for (bool first = true; lo < hi; first = false) {
 		unsigned mid = first ? hi : lo + (hi - lo + 1) / 2;
-		t = NULL;
-		if (lower_emit(p, views, o, LOWER_CAPPED, mid, &t, &n, NULL, NULL, NULL) == 0 &&
-		    n <= lmax && bpf_ebpf_len(t, n) <= emax) {
-			take(insns, len, t, n);
+		if (capped(p, views, o, mode, mid, &t) && t.len <= lmax && t.ebpf <= emax) {
+			free(best.insns);
+			best = t;
 			lo = mid;
 		} else {
-			free(t);
+			free(t.insns);
 			hi = mid - 1;
 		}
 	}
+	free(*insns);
+	*insns = best.insns;
+	*len = best.len;
 }
 
 int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
