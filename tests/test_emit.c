@@ -357,6 +357,39 @@ static void test_ebpf_within_libseccomp(void **state)
 	}
 }
 
+/* slirp4netns's denylist (default ALLOW, 30 calls KILL_PROCESS on x86_64,
+ * x32 and i386, as its filter lists them): the path-first tree of many
+ * short jeq chains, each ending in a test that jumps on both sides, was
+ * smaller than libseccomp's program but larger in eBPF (slirp4netns's own
+ * filter through the compatible library: 96 and 139 against 98 and 106).
+ * Here the number trees counted as the converter counts them are 2 eBPF
+ * smaller than those with the fewest tests, which only tie. */
+static void test_denylist_ebpf_within_libseccomp(void **state)
+{
+	(void)state;
+	static const char *const names[] = {
+		"execve", "ptrace", "pivot_root", "prctl", "chroot", "mount", "umount2",
+		"reboot", "init_module", "delete_module", "lookup_dcookie", "kexec_load",
+		"unshare", "name_to_handle_at", "open_by_handle_at", "setns",
+		"process_vm_readv", "process_vm_writev", "finit_module", "kexec_file_load",
+		"execveat", "pidfd_send_signal", "open_tree", "move_mount", "fsopen",
+		"fsconfig", "fsmount", "fspick", "pidfd_open", "pidfd_getfd",
+	};
+	scmpc_policy *p = scmpc_policy_new(RET_ALLOW);
+	assert_non_null(p);
+	const enum scmpc_arch abis[] = { SCMPC_ARCH_X86_64, SCMPC_ARCH_X32, SCMPC_ARCH_I386 };
+	for (size_t a = 0; a < 3; a++)
+		assert_int_equal(scmpc_policy_add_arch(p, abis[a], NULL), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct scmpc_rule r = { .sz = sizeof(r), .syscall = names[i],
+					.action = SCMPC_ACT_KILL_PROCESS };
+		assert_true(scmpc_policy_add_rule(p, &r, NULL) >= 0);
+	}
+	struct sizes z = three_sizes(p, "slirp4netns-like denylist");
+	assert_true(z.len[0] <= z.len[1] && z.len[0] <= z.len[2]);
+	assert_true(z.ebpf[0] <= z.ebpf[1] && z.ebpf[0] <= z.ebpf[2]);
+}
+
 static void test_value_set_within_libseccomp(void **state)
 {
 	(void)state;
@@ -448,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_value_set_within_libseccomp),
 		cmocka_unit_test(test_scattered_within_libseccomp),
 		cmocka_unit_test(test_ebpf_within_libseccomp),
+		cmocka_unit_test(test_denylist_ebpf_within_libseccomp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -254,13 +254,14 @@ struct cand {
 	size_t len, ebpf;
 };
 
-/* P lowered as MODE with SLACK into C; false when it fails. */
+/* P lowered as MODE with SLACK into C, its work charged to BUDGET (if not
+ * NULL); false when it fails. */
 static bool capped(const scmpc_policy *p, struct arch_view *views,
 		   const struct scmpc_compile_opts *o, enum lower_mode mode, unsigned slack,
-		   struct cand *c)
+		   struct compile_budget *budget, struct cand *c)
 {
 	c->insns = NULL;
-	if (lower_emit(p, views, o, mode, slack, &c->insns, &c->len, NULL, NULL, NULL) != 0) {
+	if (lower_emit(p, views, o, mode, slack, &c->insns, &c->len, NULL, budget, NULL) != 0) {
 		free(c->insns);
 		c->insns = NULL;
 		return false;
@@ -296,18 +297,19 @@ static bool cand_better(const struct cand *c, const struct cand *b, size_t chain
  * libseccomp's figures); then as much slack as keeps the program within
  * libseccomp's figures (or its own, where those are larger) buys back the
  * worst path: all of it if that fits, else found by bisection, since the
- * program grows with the slack.  Each try is a whole lowering, so a
- * caller counting the work (the splitter) does not get them.
+ * program grows with the slack.  Each try is a whole lowering, charged to
+ * a caller's BUDGET like the others: the splitter's program of a policy
+ * that fits is the one scmpc_compile() makes.
  */
 static void try_capped(const scmpc_policy *p, struct arch_view *views,
 		       const struct scmpc_compile_opts *o, size_t chain, size_t chain_ebpf,
-		       struct sock_filter **insns, size_t *len)
+		       struct sock_filter **insns, size_t *len, struct compile_budget *budget)
 {
 	struct cand cur = { *insns, *len, bpf_ebpf_len(*insns, *len) }, best = { 0 }, t;
 	enum lower_mode mode = LOWER_CAPPED;
 	for (int m = 0; m < 2; m++) {
 		enum lower_mode mm = m ? LOWER_CAPPED_EBPF : LOWER_CAPPED;
-		if (!capped(p, views, o, mm, 0, &t))
+		if (!capped(p, views, o, mm, 0, budget, &t))
 			continue;
 		bool ok = t.len <= cur.len && t.ebpf <= cur.ebpf &&
 			  (t.len < cur.len || t.ebpf < cur.ebpf);
@@ -332,7 +334,8 @@ static void try_capped(const scmpc_policy *p, struct arch_view *views,
 	 * that is the only further lowering. */
 	for (bool first = true; lo < hi; first = false) {
 		unsigned mid = first ? hi : lo + (hi - lo + 1) / 2;
-		if (capped(p, views, o, mode, mid, &t) && t.len <= lmax && t.ebpf <= emax) {
+		if (capped(p, views, o, mode, mid, budget, &t) && t.len <= lmax &&
+		    t.ebpf <= emax) {
 			free(best.insns);
 			best = t;
 			lo = mid;
@@ -380,10 +383,9 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 				try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err,
 					    budget);
 		}
-		if (err == 0 && !budget && !(o->flags & SCMPC_COMPILE_SMALLEST) &&
-		    chain != SIZE_MAX &&
+		if (err == 0 && !(o->flags & SCMPC_COMPILE_SMALLEST) && chain != SIZE_MAX &&
 		    (*len > chain || bpf_ebpf_len(*insns, *len) > chain_ebpf))
-			try_capped(p, views, o, chain, chain_ebpf, insns, len);
+			try_capped(p, views, o, chain, chain_ebpf, insns, len, budget);
 	}
 	/* Too big for one program, measured as such: not when the compiler's
 	 * own work or node bound stopped it (nor is it lowered again for size
