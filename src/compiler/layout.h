@@ -35,7 +35,7 @@ uint32_t hot_layout(struct dag *g, const struct range *ranges, size_t n);
  * may be cut (layout.c says when). */
 uint32_t layout_capped(struct dag *g, const struct range *ranges, size_t n, unsigned slack,
 		       bool ebpf);
-#define LAYOUT_SLACK_MAX 8	/* the most slack layout_capped() spends */
+#define LAYOUT_SLACK_MAX 4	/* the most slack layout_capped() spends */
 
 /* Append [lo, ...) -> node to a growing array, merging with the last range
  * when it decides the same.  Returns false on ENOMEM. */
