@@ -596,6 +596,38 @@ static void test_ebpf_len_other(void **state)
 	assert_int_equal(bpf_ebpf_len(misc, N(misc)), 3 + 11);
 }
 
+/* A whole program in the shape scmpc emits, each line's count worked out
+ * from bpf_convert_filter()'s rules (net/core/filter.c), not from the
+ * code under test: the sum is what the layout choices of issue #26 are
+ * measured by. */
+static void test_ebpf_len_program(void **state)
+{
+	(void)state;
+	struct sock_filter p[] = {
+		/* ldx_mem: 1 */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 4),
+		/* mov32 tmp, k; jne a, tmp (jt == 0 inverts it): 2 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc000003e, 0, 5),
+		/* ldx_mem: 1 */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		/* jge, false branch next: 1 */
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 100, 2, 0),
+		/* a leaf whose branches both jump: jeq + ja, 2 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 3, 1, 2),
+		/* jset is never inverted, and its K needs a register: 3 */
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x80000000, 0, 1),
+		/* mov32 r0, k; exit: 2 each */
+		BPF_STMT(BPF_RET | BPF_K, ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, 0x50001),
+	};
+	/* 3 of prologue (A and X cleared, the context saved) */
+	assert_int_equal(bpf_ebpf_len(p, N(p)), 3 + 1 + 2 + 1 + 1 + 2 + 3 + 2 + 2);
+	/* The leaf with its false branch next instead: one `ja` fewer. */
+	p[4].jf = 0;
+	p[4].jt = 1;
+	assert_int_equal(bpf_ebpf_len(p, N(p)), 3 + 1 + 2 + 1 + 1 + 1 + 3 + 2 + 2);
+}
+
 /* ------------------------------------------------------------ trace */
 
 static void test_trace(void **state)
@@ -666,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_ebpf_len_reference_table),
 		cmocka_unit_test(test_ebpf_len_jumps),
 		cmocka_unit_test(test_ebpf_len_other),
+		cmocka_unit_test(test_ebpf_len_program),
 		cmocka_unit_test(test_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

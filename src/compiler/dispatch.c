@@ -199,7 +199,7 @@ static bool hot_weights(struct dag *g, struct range_vec *rv, const struct hot_ca
 static uint32_t number_tree(struct dag *g, struct pruner *pr, const scmpc_policy *p,
 			    const struct arch_view *views,
 			    const struct segment *segs, size_t nseg, uint32_t hot_lo, enum lower_mode mode,
-			    const struct hot_call *calls, size_t ncalls)
+			    unsigned slack, const struct hot_call *calls, size_t ncalls)
 {
 	struct range_vec rv = { 0 };
 	uint32_t root = NODE_NONE;
@@ -254,10 +254,13 @@ static uint32_t number_tree(struct dag *g, struct pruner *pr, const scmpc_policy
 		goto out;
 	/* Laid out for size, the number search too prefers fewer tests to a
 	 * shorter mean path, its worst path still the least. */
-	root = hot_weights(g, &rv, calls, ncalls)
-		       ? hot_layout(g, rv.v, rv.n)
-		       : layout_tree(g, rv.v, rv.n,
-				     mode == LOWER_PATH ? LAYOUT_NUMBERS : LAYOUT_NUMBERS_SIZE);
+	if (hot_weights(g, &rv, calls, ncalls))
+		root = hot_layout(g, rv.v, rv.n);
+	else if (mode == LOWER_CAPPED || mode == LOWER_CAPPED_EBPF)
+		root = layout_capped(g, rv.v, rv.n, slack, mode == LOWER_CAPPED_EBPF);
+	else
+		root = layout_tree(g, rv.v, rv.n,
+				   mode == LOWER_PATH ? LAYOUT_NUMBERS : LAYOUT_NUMBERS_SIZE);
 out:
 	range_vec_free(&rv);
 	return root;
@@ -273,7 +276,8 @@ static const struct arch_view *find_view(const struct arch_view *views, size_t n
 }
 
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
-		     enum lower_mode mode, const scmpc_workload *hot, scmpc_diag *d)
+		     enum lower_mode mode, unsigned slack, const scmpc_workload *hot,
+		     scmpc_diag *d)
 {
 	/* One section per AUDIT_ARCH value, in the policy's order. */
 	uint32_t audits[SCMPC_ARCH_COUNT], sections[SCMPC_ARCH_COUNT];
@@ -339,8 +343,8 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 				break;
 			}
 		}
-		uint32_t tree = number_tree(g, pr, p, views, segs, nseg, hot_lo, mode, calls,
-					    (size_t)ncalls);
+		uint32_t tree = number_tree(g, pr, p, views, segs, nseg, hot_lo, mode, slack,
+					    calls, (size_t)ncalls);
 		free(calls);
 		if (tree == NODE_NONE)
 			break;

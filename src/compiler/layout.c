@@ -998,3 +998,171 @@ fail:
 	g->oom = true;
 	return NODE_NONE;
 }
+
+/* ---- LAYOUT_NUMBERS_SIZE within a size bound (layout_capped) */
+
+/*
+ * A number tree whose program must stay within libseccomp's size (its
+ * linear chain spends one jeq per call) can still spend what that leaves
+ * on shorter paths: of the trees with at most SLACK tests more than the
+ * fewest, the one with the least worst key, then the fewest tests, then
+ * the least weighted depth.  With zmin(i, j) the fewest tests over items
+ * [i, j], a tree of at most zmin(0, n - 1) + SLACK tests gives each of its
+ * subtrees at most its own zmin plus SLACK, so a cell per interval and
+ * extra e in 0..SLACK is exact for the worst key: a split at k costs
+ * delta = zmin(i, k) + zmin(k + 1, j) + 1 - zmin(i, j) of the extra, and
+ * its halves share the rest.  O(n^3 SLACK^2), so SLACK is cut to a bound
+ * of work; past DP_MAX items it is the LAYOUT_NUMBERS_SIZE tree.
+ *
+ * Measured for the kernel's eBPF (EBPF), a test whose branches both go to
+ * leaves (returns, or argument checks shared with other calls) counts
+ * twice: neither can follow it in the program but once, so the converter
+ * adds a `ja` to it.  That is the last test of each jeq chain and a split
+ * between two leaves; each split that ends a chain costs a `ja` where the
+ * chain it breaks did not.
+ */
+#define CAP_WORK_MAX (1u << 20)
+
+struct cap_cell {
+	uint64_t s;
+	int f;
+	uint16_t z;
+	int16_t k;		/* split after it; -1 a jeq chain; -2 a leaf */
+	uint8_t e1, e2;		/* the extra each half was given */
+};
+
+struct cap_dp {
+	size_t n, ne;
+	bool ebpf;		/* a test between two leaves counts twice */
+	struct cap_cell *c;	/* (i, j, e) at c[(i * n + j) * ne + e] */
+	uint16_t *zmin;		/* (i, j) at zmin[i * n + j] */
+};
+
+#define CAP(dp, i, j, e) (&(dp)->c[((i) * (dp)->n + (j)) * (dp)->ne + (e)])
+
+static bool cap_better(int f, uint32_t z, uint64_t s, const struct cap_cell *b)
+{
+	if (f != b->f)
+		return f < b->f;
+	return z != b->z ? z < b->z : s < b->s;
+}
+
+/* The cells (I, J, 0..NE - 1) from the smaller intervals' cells: the
+ * chain, then each split whose own cost leaves some of the extra, its
+ * halves sharing what is left every way. */
+static void cap_fill(struct cap_dp *dp, const struct chain_tab *chains, const uint64_t *wsum,
+		     size_t i, size_t j)
+{
+	size_t n = dp->n, ne = dp->ne;
+	struct cap_cell *b = CAP(dp, i, j, 0);
+	uint32_t zij = dp->zmin[i * n + j];
+	uint64_t w = wsum[j + 1] - wsum[i];
+	const struct chain_cell *ch = chain_at(chains, i, j);
+	for (size_t e = 0; e < ne; e++) {
+		b[e] = (struct cap_cell){ .f = INT32_MAX, .z = UINT16_MAX, .s = UINT64_MAX, .k = -1 };
+		if (ch && ch->z + dp->ebpf <= zij + e)
+			b[e] = (struct cap_cell){ .f = ch->f, .z = (uint16_t)(ch->z + dp->ebpf),
+						  .s = ch->s, .k = -1 };
+	}
+	for (size_t k = i; k < j; k++) {
+		uint32_t split = dp->zmin[i * n + k] + dp->zmin[(k + 1) * n + j] + 1 +
+				 (dp->ebpf && k == i && k + 1 == j);
+		if (split >= zij + ne)
+			continue;
+		const struct cap_cell *l = CAP(dp, i, k, 0), *r = CAP(dp, k + 1, j, 0);
+		for (size_t room = 0; split + room < zij + ne; room++) {
+			struct cap_cell *c = &b[split + room - zij];
+			for (size_t e1 = 0; e1 <= room; e1++) {
+				int f = imax(l[e1].f, r[room - e1].f) + 1;
+				uint32_t z = (uint32_t)l[e1].z + r[room - e1].z + 1;
+				uint64_t s = l[e1].s + r[room - e1].s + w;
+				if (cap_better(f, z, s, c))
+					*c = (struct cap_cell){ .f = f, .z = (uint16_t)z, .s = s,
+								.k = (int16_t)k, .e1 = (uint8_t)e1,
+								.e2 = (uint8_t)(room - e1) };
+			}
+		}
+	}
+}
+
+static uint32_t cap_build(struct dag *g, const struct cap_dp *dp, const struct item *it, size_t i,
+			  size_t j, size_t e)
+{
+	const struct cap_cell *c = CAP(dp, i, j, e);
+	if (i == j)
+		return it[i].node;
+	if (c->k < 0) {
+		uint32_t bg, tests;
+		chain_of(it, i, j, &bg, &tests);
+		return chain_build(g, it, i, j, bg);
+	}
+	size_t k = (size_t)c->k;
+	uint32_t left = cap_build(g, dp, it, i, k, c->e1);
+	uint32_t right = cap_build(g, dp, it, k + 1, j, c->e2);
+	if (left == NODE_NONE || right == NODE_NONE)
+		return NODE_NONE;
+	return dag_jmp(g, BPF_JGE, it[k + 1].lo, right, left);
+}
+
+uint32_t layout_capped(struct dag *g, const struct range *r, size_t n, unsigned slack, bool ebpf)
+{
+	if (n > DP_MAX || n < 2)
+		return layout_tree(g, r, n, LAYOUT_NUMBERS_SIZE);
+	uint64_t splits = (uint64_t)n * n * n / 6 + 1;
+	size_t ne = (slack < LAYOUT_SLACK_MAX ? slack : LAYOUT_SLACK_MAX) + 1;
+	while (ne > 1 && splits * ne * (ne + 1) / 2 > CAP_WORK_MAX)
+		ne--;
+	struct item *it = malloc(n * sizeof(*it));
+	uint64_t *wsum = malloc((n + 1) * sizeof(*wsum));
+	struct chain_tab chains = { 0 };
+	struct cap_dp dp = { .n = n, .ne = ne, .ebpf = ebpf,
+			     .c = malloc(n * n * ne * sizeof(*dp.c)),
+			     .zmin = malloc(n * n * sizeof(*dp.zmin)) };
+	uint32_t root = NODE_NONE;
+	if (!it || !wsum || !dp.c || !dp.zmin || !dag_charge(g, splits * ne))
+		goto out;
+	/* The items as layout_build() makes them for LAYOUT_NUMBERS_SIZE on
+	 * a tree this small: cold ranges pushed down, none merged ahead. */
+	wsum[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t hi = i + 1 < n ? r[i + 1].lo - 1 : UINT32_MAX;
+		it[i] = (struct item){ .node = r[i].node, .weight = r[i].weight, .lo = r[i].lo,
+				       .key = (g->nodes[r[i].node].cost + 1) / 2 -
+					      (r[i].hot ? 0 : COLD_BIAS),
+				       .leaf = true, .point = hi == r[i].lo };
+		wsum[i + 1] = wsum[i] + it[i].weight;
+	}
+	if (!chain_tab_init(&chains, it, n, n))
+		goto out;
+	for (size_t len = 1; len <= n; len++) {
+		for (size_t i = 0; i + len <= n; i++) {
+			size_t j = i + len - 1;
+			uint32_t z = 0;
+			if (len > 1) {
+				const struct chain_cell *ch = chain_at(&chains, i, j);
+				z = ch ? ch->z + ebpf : UINT16_MAX;
+				for (size_t k = i; k < j; k++) {
+					uint32_t sz = dp.zmin[i * n + k] + dp.zmin[(k + 1) * n + j] + 1 +
+						      (ebpf && k == i && k + 1 == j);
+					z = sz < z ? sz : z;
+				}
+			}
+			dp.zmin[i * n + j] = (uint16_t)z;
+			if (len > 1)
+				cap_fill(&dp, &chains, wsum, i, j);
+			else
+				for (size_t e = 0; e < ne; e++)
+					*CAP(&dp, i, j, e) = (struct cap_cell){ .f = it[i].key, .k = -2 };
+		}
+	}
+	root = cap_build(g, &dp, it, 0, n - 1, ne - 1);
+out:
+	if (root == NODE_NONE)
+		g->oom = true;
+	free(it);
+	free(wsum);
+	free(chains.c);
+	free(dp.c);
+	free(dp.zmin);
+	return root;
+}

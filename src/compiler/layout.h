@@ -28,6 +28,14 @@ uint32_t layout_tree(struct dag *g, const struct range *ranges, size_t n, enum l
  * depth among those whose worst path, measured as LAYOUT_NUMBERS measures
  * it, is at most SCMPC_HOT_SLACK above the least possible. */
 uint32_t hot_layout(struct dag *g, const struct range *ranges, size_t n);
+/* The search tree over RANGES (as layout_tree()) with the least worst
+ * path, measured as LAYOUT_NUMBERS_SIZE measures it, among those with at
+ * most SLACK tests more than the fewest possible: a number tree held to a
+ * size, in tests or (EBPF) in what the kernel converts them to.  SLACK
+ * may be cut (layout.c says when). */
+uint32_t layout_capped(struct dag *g, const struct range *ranges, size_t n, unsigned slack,
+		       bool ebpf);
+#define LAYOUT_SLACK_MAX 4	/* the most slack layout_capped() spends */
 
 /* Append [lo, ...) -> node to a growing array, merging with the last range
  * when it decides the same.  Returns false on ENOMEM. */

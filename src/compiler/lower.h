@@ -10,14 +10,19 @@ enum lower_mode {
 	LOWER_PATH,		/* for the shortest worst path */
 	LOWER_COMPACT,		/* for size */
 	LOWER_COMPACT_LOFIRST,	/* for size, equalities low half first (lower.c) */
+	LOWER_CAPPED,		/* for size, and the number trees within a slack
+				   of their fewest tests (layout_capped()) */
+	LOWER_CAPPED_EBPF,	/* the same, tests counted as the kernel's eBPF */
 };
 
 /* The decision DAG of a whole policy (dispatch.c): arch dispatch, per-ABI
  * number trees, and below each call lower_syscall()'s argument checks,
- * laid out as MODE says; HOT (or NULL) is the workload the number trees
- * are laid out for.  Returns the root node, or a negative errno. */
+ * laid out as MODE says (SLACK: LOWER_CAPPED's); HOT (or NULL) is the
+ * workload the number trees are laid out for.  Returns the root node, or
+ * a negative errno. */
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
-		     enum lower_mode mode, const scmpc_workload *hot, scmpc_diag *d);
+		     enum lower_mode mode, unsigned slack, const scmpc_workload *hot,
+		     scmpc_diag *d);
 
 /* The same decisions as one linear chain, without any optimisation. */
 int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *views,

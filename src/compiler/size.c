@@ -9,8 +9,10 @@
  * layout was chosen.
  */
 #include <stdlib.h>
+#include "bpf/bpf.h"
 #include "compiler/compile.h"
 #include "compiler/emit.h"
+#include "compiler/layout.h"
 #include "compiler/lower.h"
 #include "policy/lsc_tree.h"
 
@@ -57,6 +59,7 @@ struct l1_count {
 	int64_t *word;		/* per test: the word it tests; -1 masked or mixed */
 	uint8_t *need;		/* per load: some path arrives without its word */
 	size_t n;
+	size_t ebpf;		/* the same instructions as the kernel converts them */
 };
 
 /* For each test node, the word every load before it reads unmasked (-1 when loads differ or mask
@@ -90,10 +93,19 @@ static void l1_loads(void *ctx, const struct dag *g, uint32_t id)
 	}
 }
 
+/* Each counted instruction at what bpf_convert_filter() makes of it when
+ * no jump costs a `ja` (libseccomp's chain falls through on one side of
+ * almost every test): a return is two, a test against a constant of 2^31
+ * or more two (the constant is moved into a register first), the rest
+ * one. */
 static void l1_sum(void *ctx, const struct dag *g, uint32_t id)
 {
 	struct l1_count *c = ctx;
-	c->n += dag_node(g, id)->kind != N_LD || c->need[id];
+	const struct node *x = dag_node(g, id);
+	if (x->kind == N_LD && !c->need[id])
+		return;
+	c->n++;
+	c->ebpf += 1 + (x->kind == N_RET || (x->kind == N_JMP && x->k >= 0x80000000U));
 }
 
 /* V's calls put in front of CHAIN as libseccomp chains them, each its jeq
@@ -126,11 +138,13 @@ static bool chain_calls(struct dag *g, const scmpc_policy *p, const struct arch_
 	return true;
 }
 
-/* The length of libseccomp's chain program for the policy, SIZE_MAX when it cannot be built. */
-static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
+/* The length of libseccomp's chain program for the policy, SIZE_MAX when it
+ * cannot be built; *EBPF (if not NULL) its least eBPF length, SIZE_MAX
+ * with it. */
+static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views, size_t *ebpf)
 {
 	struct dag g;
-	size_t *pos = NULL, cap = 0, total = SIZE_MAX;
+	size_t *pos = NULL, cap = 0, total = SIZE_MAX, x32 = 0;
 	bool bad = false;
 	dag_init(&g);
 	uint32_t root = dag_ret(&g, p->badarch_action);
@@ -143,9 +157,17 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
 		if (later)
 			continue;
 		uint32_t chain = dag_ret(&g, p->def_action);
-		for (size_t s = 0; s <= a && !bad; s++)
-			if (views[s].info->audit == views[a].info->audit)
-				bad = !chain_calls(&g, p, &views[s], &chain, &pos, &cap);
+		bool has_x32 = false;
+		for (size_t s = 0; s <= a && !bad; s++) {
+			if (views[s].info->audit != views[a].info->audit)
+				continue;
+			bad = !chain_calls(&g, p, &views[s], &chain, &pos, &cap);
+			has_x32 |= views[s].arch == SCMPC_ARCH_X32;
+		}
+		/* x86_64 alone, libseccomp tells x32's numbers apart from it with
+		 * a jge and a jne -1 (whose K needs a register): 3 eBPF; the
+		 * instruction count leaves them out, as it always has. */
+		x32 += views[a].arch == SCMPC_ARCH_X86_64 && !has_x32 ? 3 : 0;
 		uint32_t sec = bad ? NODE_NONE : dag_ld(&g, offsetof(struct seccomp_data, nr), chain);
 		root = dag_jmp(&g, BPF_JEQ, views[a].info->audit, sec, root);
 		bad |= root == NODE_NONE;
@@ -160,6 +182,9 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
 		    dag_walk(&g, root, l1_sum, &c))
 			total = c.n;
 	}
+	/* The converter's prologue: A and X cleared, the context saved. */
+	if (ebpf)
+		*ebpf = total == SIZE_MAX ? SIZE_MAX : c.ebpf + 3 + x32;
 	free(c.word);
 	free(c.need);
 	free(pos);
@@ -171,7 +196,7 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views)
  * (if not NULL) says which of the compiler's own bounds stopped the
  * lowering, DAG_LIMIT_NONE when none did. */
 static int lower_emit(const scmpc_policy *p, struct arch_view *views,
-		      const struct scmpc_compile_opts *o, enum lower_mode mode,
+		      const struct scmpc_compile_opts *o, enum lower_mode mode, unsigned slack,
 		      struct sock_filter **insns, size_t *len, enum dag_limit *limit,
 		      struct compile_budget *budget, scmpc_diag *d)
 {
@@ -181,7 +206,7 @@ static int lower_emit(const scmpc_policy *p, struct arch_view *views,
 		g.max_work = budget->left;
 	int64_t root = (o->flags & SCMPC_COMPILE_NAIVE)
 			       ? lower_naive(&g, p, views, d)
-			       : lower_policy(&g, p, views, mode, o->hot, d);
+			       : lower_policy(&g, p, views, mode, slack, o->hot, d);
 	int err = root < 0 ? (int)root : emit_program(&g, (uint32_t)root, insns, len, d);
 	if (limit)
 		*limit = g.too_big ? g.limit : DAG_LIMIT_NONE;
@@ -212,7 +237,7 @@ static void try_smaller(const scmpc_policy *p, struct arch_view *views,
 {
 	struct sock_filter *t = NULL;
 	size_t n = 0;
-	if (lower_emit(p, views, o, mode, &t, &n, NULL, budget, NULL) == 0 &&
+	if (lower_emit(p, views, o, mode, 0, &t, &n, NULL, budget, NULL) == 0 &&
 	    (*err < 0 || n < *len)) {
 		free(*insns);
 		*insns = t;
@@ -223,6 +248,107 @@ static void try_smaller(const scmpc_policy *p, struct arch_view *views,
 	free(t);
 }
 
+/* A program and its figures. */
+struct cand {
+	struct sock_filter *insns;
+	size_t len, ebpf;
+};
+
+/* P lowered as MODE with SLACK into C, its work charged to BUDGET (if not
+ * NULL); false when it fails. */
+static bool capped(const scmpc_policy *p, struct arch_view *views,
+		   const struct scmpc_compile_opts *o, enum lower_mode mode, unsigned slack,
+		   struct compile_budget *budget, struct cand *c)
+{
+	c->insns = NULL;
+	if (lower_emit(p, views, o, mode, slack, &c->insns, &c->len, NULL, budget, NULL) != 0) {
+		free(c->insns);
+		c->insns = NULL;
+		return false;
+	}
+	c->ebpf = bpf_ebpf_len(c->insns, c->len);
+	return true;
+}
+
+/* Whether C meets libseccomp's figures (CHAIN, CHAIN_EBPF) in more ways
+ * than B, or as many and with less eBPF, or as much and fewer
+ * instructions. */
+static bool cand_better(const struct cand *c, const struct cand *b, size_t chain,
+			size_t chain_ebpf)
+{
+	int mc = (c->len <= chain) + (c->ebpf <= chain_ebpf);
+	int mb = (b->len <= chain) + (b->ebpf <= chain_ebpf);
+	if (mc != mb)
+		return mc > mb;
+	return c->ebpf != b->ebpf ? c->ebpf < b->ebpf : c->len < b->len;
+}
+
+/*
+ * A program larger than libseccomp's chain would be, in instructions
+ * (CHAIN) or in the kernel's eBPF (CHAIN_EBPF), usually because its number
+ * search is a tree where the chain spends one jeq per call and a tree's
+ * splits cost instructions (a scattered allowlist of 64 calls: 80 against
+ * 60), or because a tree's leaves jump on both sides, which the kernel's
+ * converter pays with a `ja` each (3 calls x 19 64-bit values: 76
+ * instructions but 114 eBPF against 87 and 103).  The number trees laid
+ * out with the fewest tests (LOWER_CAPPED, slack 0), or the fewest as the
+ * converter counts them (LOWER_CAPPED_EBPF), are taken if no worse on
+ * either count and better on one (of the two, the one closer to
+ * libseccomp's figures); then as much slack as keeps the program within
+ * libseccomp's figures (or its own, where those are larger) buys back the
+ * worst path: all of it if that fits, else found by bisection, since the
+ * program grows with the slack.  Each try is a whole lowering, charged to
+ * a caller's BUDGET like the others: the splitter's program of a policy
+ * that fits is the one scmpc_compile() makes.
+ */
+static void try_capped(const scmpc_policy *p, struct arch_view *views,
+		       const struct scmpc_compile_opts *o, size_t chain, size_t chain_ebpf,
+		       struct sock_filter **insns, size_t *len, struct compile_budget *budget)
+{
+	struct cand cur = { *insns, *len, bpf_ebpf_len(*insns, *len) }, best = { 0 }, t;
+	enum lower_mode mode = LOWER_CAPPED;
+	for (int m = 0; m < 2; m++) {
+		enum lower_mode mm = m ? LOWER_CAPPED_EBPF : LOWER_CAPPED;
+		if (!capped(p, views, o, mm, 0, budget, &t))
+			continue;
+		bool ok = t.len <= cur.len && t.ebpf <= cur.ebpf &&
+			  (t.len < cur.len || t.ebpf < cur.ebpf);
+		if (ok && (!best.insns || cand_better(&t, &best, chain, chain_ebpf))) {
+			free(best.insns);
+			best = t;
+			mode = mm;
+		} else {
+			free(t.insns);
+		}
+	}
+	if (!best.insns)
+		return;
+	size_t lmax = cur.len < chain ? cur.len : chain;
+	size_t emax = cur.ebpf < chain_ebpf ? cur.ebpf : chain_ebpf;
+	lmax = lmax > best.len ? lmax : best.len;
+	emax = emax > best.ebpf ? emax : best.ebpf;
+	unsigned lo = 0;
+	unsigned hi = (unsigned)(lmax - best.len < LAYOUT_SLACK_MAX ? lmax - best.len
+							    : LAYOUT_SLACK_MAX);
+	/* The most slack first: when the bounds leave room for all of it,
+	 * that is the only further lowering. */
+	for (bool first = true; lo < hi; first = false) {
+		unsigned mid = first ? hi : lo + (hi - lo + 1) / 2;
+		if (capped(p, views, o, mode, mid, budget, &t) && t.len <= lmax &&
+		    t.ebpf <= emax) {
+			free(best.insns);
+			best = t;
+			lo = mid;
+		} else {
+			free(t.insns);
+			hi = mid - 1;
+		}
+	}
+	free(*insns);
+	*insns = best.insns;
+	*len = best.len;
+}
+
 int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 		    const struct scmpc_compile_opts *o, struct sock_filter **insns, size_t *len,
 		    bool *size_bound, struct compile_budget *budget, scmpc_diag *d)
@@ -230,10 +356,10 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 	/* Argument checks are laid out for the shortest worst path; when that
 	 * makes the program too long for the kernel, once more for size. */
 	enum dag_limit limit;
-	int err = lower_emit(p, views, o, LOWER_PATH, insns, len, &limit, budget, d);
+	int err = lower_emit(p, views, o, LOWER_PATH, 0, insns, len, &limit, budget, d);
 	bool sized_out = limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES;
 	if (err == -E2BIG && sized_out && !(o->flags & SCMPC_COMPILE_NAIVE)) {
-		err = lower_emit(p, views, o, LOWER_COMPACT, insns, len, &limit, budget, d);
+		err = lower_emit(p, views, o, LOWER_COMPACT, 0, insns, len, &limit, budget, d);
 		bool sized = err == 0 || (err == -E2BIG && (limit == DAG_LIMIT_NONE ||
 							    limit == DAG_LIMIT_RANGES));
 		/* The other order of an equality's halves may be smaller, or fit
@@ -241,18 +367,25 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 		 * the first order's. */
 		if (sized)
 			try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err, budget);
-	} else if (err == 0 && !(o->flags & (SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SHORTEST)) &&
-		   ((o->flags & SCMPC_COMPILE_SMALLEST) ||
-		    (*len > calls_named(p, views) && *len > chain_layout(p, views)))) {
-		/* Both orders of an equality's halves, the smallest program
-		 * kept (the earlier on a tie).  Failing, a lowering leaves what
-		 * there is, so it says nothing.  Without a condition the two
-		 * orders lower alike, and the second, the same program again,
-		 * could only tie: it is skipped unless a caller's budget
-		 * counts the work (the splitter's must not change). */
-		try_smaller(p, views, o, LOWER_COMPACT, insns, len, &err, budget);
-		if (budget || any_conds(p, views))
-			try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err, budget);
+	} else if (err == 0 && !(o->flags & (SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SHORTEST))) {
+		size_t chain_ebpf = SIZE_MAX, chain = chain_layout(p, views, &chain_ebpf);
+		if ((o->flags & SCMPC_COMPILE_SMALLEST) ||
+		    (*len > calls_named(p, views) && *len > chain)) {
+			/* Both orders of an equality's halves, the smallest
+			 * program kept (the earlier on a tie).  Failing, a
+			 * lowering leaves what there is, so it says nothing.
+			 * Without a condition the two orders lower alike, and
+			 * the second, the same program again, could only tie:
+			 * it is skipped unless a caller's budget counts the
+			 * work (the splitter's must not change). */
+			try_smaller(p, views, o, LOWER_COMPACT, insns, len, &err, budget);
+			if (budget || any_conds(p, views))
+				try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err,
+					    budget);
+		}
+		if (err == 0 && !(o->flags & SCMPC_COMPILE_SMALLEST) && chain != SIZE_MAX &&
+		    (*len > chain || bpf_ebpf_len(*insns, *len) > chain_ebpf))
+			try_capped(p, views, o, chain, chain_ebpf, insns, len, budget);
 	}
 	/* Too big for one program, measured as such: not when the compiler's
 	 * own work or node bound stopped it (nor is it lowered again for size
