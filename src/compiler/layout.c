@@ -239,6 +239,7 @@ static bool better(const struct dp *dp, int f, uint64_t s, uint32_t z, int bf, u
 
 struct packing {
 	unsigned f, s, z;	/* shift of each field */
+	bool f_first;		/* the worst key is the first criterion */
 };
 
 /* False for a goal without a packing: it runs the plain loop. */
@@ -246,36 +247,58 @@ static bool goal_packing(enum layout_goal goal, struct packing *pk)
 {
 	switch (goal) {
 	case LAYOUT_NUMBERS:	/* f | s | z */
-		*pk = (struct packing){ S_BITS + 1 + Z_BITS + 1, Z_BITS + 1, 0 };
+		*pk = (struct packing){ S_BITS + 1 + Z_BITS + 1, Z_BITS + 1, 0, true };
 		return true;
 	case LAYOUT_NUMBERS_SIZE:
 	case LAYOUT_ARGS:	/* f | z | s */
-		*pk = (struct packing){ S_BITS + 1 + Z_BITS + 1, 0, S_BITS + 1 };
+		*pk = (struct packing){ S_BITS + 1 + Z_BITS + 1, 0, S_BITS + 1, true };
 		return true;
 	case LAYOUT_ARGS_COMPACT:	/* z | f | s */
-		*pk = (struct packing){ S_BITS + 1, 0, S_BITS + 1 + F_BITS + 1 };
+		*pk = (struct packing){ S_BITS + 1, 0, S_BITS + 1 + F_BITS + 1, false };
 		return true;
 	default:
 		return false;
 	}
 }
 
-static uint64_t split_word(const uint64_t *row, const uint64_t *col, uint64_t fmask, size_t k)
+/*
+ * The cells of the packed DP, held as two matrices so that the split
+ * search reads only what it needs: F, the worst key less the smallest leaf
+ * key, and R, the word's other fields (the worst-key field zero).  Each
+ * n x n matrix holds cell (i, j) at [i][j] (i <= j) for the scan along a
+ * row, and again at [j][i] for the scan along a column; for interval
+ * [i, j], FA and RA point at row i, FB and RB at column j shifted by one,
+ * so that index k gives the halves (i, k) and (k + 1, j).
+ */
+struct split_scan {
+	const uint16_t *fa, *fb;
+	const uint64_t *ra, *rb;
+	unsigned fshift;
+};
+
+/* Split K's word: the larger worst key, the other fields summed. */
+static inline uint64_t split_word(const struct split_scan *sc, size_t k)
 {
-	uint64_t a = row[k], b = col[k], fa = a & fmask, fb = b & fmask;
-	return (fa > fb ? fa : fb) + (a - fa) + (b - fb);
+	unsigned f = sc->fa[k] > sc->fb[k] ? sc->fa[k] : sc->fb[k];
+	return ((uint64_t)f << sc->fshift) + sc->ra[k] + sc->rb[k];
 }
 
-/* The first k in [i, j) with the least split word over ROW[k] and
- * COL[k]; two running minima, so that the loop is not one long chain of
- * dependent compares. */
-static size_t packed_split(const uint64_t *row, const uint64_t *col, uint64_t fmask, size_t i,
-			   size_t j)
+/* Split K's word less its worst key: the order among splits of one worst key. */
+static inline uint64_t split_rest(const struct split_scan *sc, size_t k)
+{
+	return sc->ra[k] + sc->rb[k];
+}
+
+/* The first k in [i, j) with the least WORD; two running minima, so that
+ * the loop is not one long chain of dependent compares.  Inlined with
+ * WORD known, so each caller gets its own loop. */
+static inline size_t first_least(const struct split_scan *sc, size_t i, size_t j,
+				 uint64_t (*word)(const struct split_scan *, size_t))
 {
 	uint64_t b0 = UINT64_MAX, b1 = UINT64_MAX;
 	size_t k0 = i, k1 = i, k = i;
 	for (; k + 2 <= j; k += 2) {
-		uint64_t v0 = split_word(row, col, fmask, k), v1 = split_word(row, col, fmask, k + 1);
+		uint64_t v0 = word(sc, k), v1 = word(sc, k + 1);
 		bool l0 = v0 < b0, l1 = v1 < b1;
 		b0 = l0 ? v0 : b0;
 		k0 = l0 ? k : k0;
@@ -283,13 +306,62 @@ static size_t packed_split(const uint64_t *row, const uint64_t *col, uint64_t fm
 		k1 = l1 ? k + 1 : k1;
 	}
 	if (k < j) {
-		uint64_t v0 = split_word(row, col, fmask, k);
+		uint64_t v0 = word(sc, k);
 		if (v0 < b0) {
 			b0 = v0;
 			k0 = k;
 		}
 	}
 	return b1 < b0 || (b1 == b0 && k1 < k0) ? k1 : k0;
+}
+
+/*
+ * The splits worth scanning when the worst key comes first.  A split's
+ * worst key is the larger of its halves', FA(k) = F(i, k) and
+ * FB(k) = F(k + 1, j).  Where F never falls as an interval grows (which
+ * dp_packed() checks cell by cell), FA rises with k and FB falls, so the
+ * splits with the least worst key are one run around the point where FA
+ * overtakes FB, and every split outside it has a larger worst key and so
+ * a larger word: the first least word over the run is the first least
+ * word over all splits.  Returns the run as [*lo, *hi) and its worst key.
+ */
+static unsigned f_window(const struct split_scan *sc, size_t i, size_t j, size_t *lo, size_t *hi)
+{
+	const uint16_t *fa = sc->fa, *fb = sc->fb;
+	size_t a = i, b = j;
+	while (a < b) {		/* the first k with FA(k) >= FB(k), or j */
+		size_t m = a + (b - a) / 2;
+		if (fa[m] >= fb[m])
+			b = m;
+		else
+			a = m + 1;
+	}
+	/* The least worst key: FA at the crossing or FB just before it. */
+	unsigned best = a < j ? fa[a] : UINT16_MAX;
+	if (a > i && fb[a - 1] < best)
+		best = fb[a - 1];
+	/* The run starts at the first k with FB(k) <= best, at or before
+	 * the crossing (FB(a) <= FA(a)), and ends before the first k after
+	 * it with FA(k) > best. */
+	size_t l = i, r = a < j ? a : j - 1;
+	while (l < r) {
+		size_t m = l + (r - l) / 2;
+		if (fb[m] <= best)
+			r = m;
+		else
+			l = m + 1;
+	}
+	*lo = l;
+	r = j;
+	while (l < r) {
+		size_t m = l + (r - l) / 2;
+		if (fa[m] > best)
+			r = m;
+		else
+			l = m + 1;
+	}
+	*hi = l;
+	return best;
 }
 
 /* Whether the DP's figures for these N items fit the packed cells' bit fields. */
@@ -426,35 +498,60 @@ static bool chain_wins(const struct dp *dp, size_t i, size_t j, int *bf, uint64_
 	return true;
 }
 
-/* The DP on packed words.  One n x n matrix holds both: cell (i, j) at
- * [i][j] (i <= j) for the scan along a row, and again at [j][i] for the
- * scan along a column. */
+/* The DP on packed words (struct split_scan's matrices).  With the worst
+ * key first and F monotone in the intervals computed so far, f_window()
+ * narrows the scan; EXHAUSTIVE (for the tests) scans every split. */
 static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum, int kmin,
-		      struct packing pk)
+		      struct packing pk, bool exhaustive)
 {
 	size_t n = dp->n;
-	uint64_t fmask = ((1ULL << (F_BITS + 1)) - 1) << pk.f;
 	uint64_t smask = (1ULL << (S_BITS + 1)) - 1, zmask = (1ULL << (Z_BITS + 1)) - 1;
-	uint64_t *cell = malloc(n * n * sizeof(*cell));
-	if (!cell)
+	uint16_t *cf = malloc(n * n * sizeof(*cf));
+	uint64_t *cr = malloc(n * n * sizeof(*cr));
+	if (!cf || !cr) {
+		free(cf);
+		free(cr);
 		return false;
-	for (size_t i = 0; i < n; i++)
-		AT(cell, i, i) = (uint64_t)(it[i].key - kmin) << pk.f;
+	}
+	/* Whether every cell so far has a worst key at least its two
+	 * sub-intervals' (i, j - 1) and (i + 1, j): then F never falls
+	 * along a row or up a column of the cells shorter than the current
+	 * length, which is all f_window() reads.  A jeq chain can break it
+	 * (its background is the first wide range, else the last item, so
+	 * one more item can change which values it tests); from then on
+	 * every split is scanned. */
+	bool monotone = pk.f_first && !exhaustive;
+	for (size_t i = 0; i < n; i++) {
+		AT(cf, i, i) = (uint16_t)(it[i].key - kmin);
+		AT(cr, i, i) = 0;
+	}
 	for (size_t len = 2; len <= n; len++) {
 		for (size_t i = 0; i + len <= n; i++) {
-			size_t j = i + len - 1;
-			size_t k = packed_split(&AT(cell, i, 0), &AT(cell, j, 0) + 1, fmask, i, j);
-			uint64_t l = AT(cell, i, k), r = AT(cell, j, k + 1);
-			uint64_t fw = (l & fmask) > (r & fmask) ? l & fmask : r & fmask;
-			int bf = (int)(fw >> pk.f) + kmin + 1;
+			size_t j = i + len - 1, k, lo, hi;
+			struct split_scan sc = { &AT(cf, i, 0), &AT(cf, j, 0) + 1, &AT(cr, i, 0),
+						 &AT(cr, j, 0) + 1, pk.f };
+			unsigned fw;
+			if (monotone) {
+				fw = f_window(&sc, i, j, &lo, &hi);
+				k = first_least(&sc, lo, hi, split_rest);
+			} else {
+				k = first_least(&sc, i, j, split_word);
+				fw = sc.fa[k] > sc.fb[k] ? sc.fa[k] : sc.fb[k];
+			}
+			uint64_t l = sc.ra[k], r = sc.rb[k];
+			int bf = (int)fw + kmin + 1;
 			uint64_t bs = ((l >> pk.s) & smask) + ((r >> pk.s) & smask) + wsum[j + 1] - wsum[i];
 			uint32_t bz = (uint32_t)(((l >> pk.z) & zmask) + ((r >> pk.z) & zmask) + 1);
 			AT(dp->split, i, j) = chain_wins(dp, i, j, &bf, &bs, &bz) ? -1 : (int16_t)k;
-			AT(cell, i, j) = AT(cell, j, i) = ((uint64_t)(bf - kmin) << pk.f) +
-							  (bs << pk.s) + ((uint64_t)bz << pk.z);
+			uint16_t f = (uint16_t)(bf - kmin);
+			AT(cf, i, j) = AT(cf, j, i) = f;
+			AT(cr, i, j) = AT(cr, j, i) = (bs << pk.s) + ((uint64_t)bz << pk.z);
+			if (f < AT(cf, i, j - 1) || f < AT(cf, i + 1, j))
+				monotone = false;
 		}
 	}
-	free(cell);
+	free(cf);
+	free(cr);
 	return true;
 }
 
@@ -506,7 +603,8 @@ static bool dp_plain(struct dp *dp, const struct item *it, const uint64_t *wsum)
 }
 
 /* The exact interval search over N items for GOAL; NODE_NONE (and oom) without memory. */
-static uint32_t optimal(struct dag *g, const struct item *it, size_t n, enum layout_goal goal)
+static uint32_t optimal(struct dag *g, const struct item *it, size_t n, enum layout_goal goal,
+			bool exhaustive)
 {
 	struct chain_tab chains = { 0 };
 	struct dp dpv = { .n = n, .goal = goal, .chains = &chains }, *dp = &dpv;
@@ -523,7 +621,7 @@ static uint32_t optimal(struct dag *g, const struct item *it, size_t n, enum lay
 		wsum[i + 1] = wsum[i] + it[i].weight;
 	struct packing pk;
 	bool packed = goal_packing(goal, &pk) && pack_fits(it, n, kmin);
-	if (packed ? dp_packed(dp, it, wsum, kmin, pk) : dp_plain(dp, it, wsum))
+	if (packed ? dp_packed(dp, it, wsum, kmin, pk, exhaustive) : dp_plain(dp, it, wsum))
 		root = dp_build(g, dp, it, 0, n - 1);
 out:
 	if (root == NODE_NONE)
@@ -687,7 +785,7 @@ out:
 }
 
 static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
-			     enum layout_goal goal);
+			     enum layout_goal goal, bool exhaustive);
 
 /* Trees this small cost less to build than to look up. */
 #define MEMO_MIN 8
@@ -698,12 +796,12 @@ static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
 uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout_goal goal)
 {
 	if (n < MEMO_MIN || n > SIZE_MAX / 4 / sizeof(uint32_t) - 2)
-		return layout_build(g, r, n, goal);
+		return layout_build(g, r, n, goal, false);
 	uint32_t buf[2 + 4 * 64];
 	uint32_t *key = 2 + 4 * n <= ARRAY_SIZE(buf) ? buf : malloc((2 + 4 * n) * sizeof(*key));
 	uint32_t maxid = 0;
 	if (!key)
-		return layout_build(g, r, n, goal);
+		return layout_build(g, r, n, goal, false);
 	key[0] = goal;
 	key[1] = (uint32_t)n;
 	for (size_t i = 0; i < n; i++) {
@@ -717,7 +815,7 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 	uint32_t root = dag_memo_get(g, key, 2 + 4 * n);
 	if (root == NODE_NONE && !g->oom) {
 		uint64_t work = g->work;
-		root = layout_build(g, r, n, goal);
+		root = layout_build(g, r, n, goal, false);
 		if (root != NODE_NONE && !g->oom)
 			dag_memo_put(g, key, 2 + 4 * n, root, root > maxid ? root : maxid,
 				     g->work - work);
@@ -727,10 +825,16 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 	return root;
 }
 
+uint32_t layout_tree_exhaustive(struct dag *g, const struct range *r, size_t n,
+				enum layout_goal goal)
+{
+	return layout_build(g, r, n, goal, true);
+}
+
 /* The search tree over N ranges for GOAL, by the exact search or, past DP_MAX, the large-tree
  * builders. */
 static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
-			     enum layout_goal goal)
+			     enum layout_goal goal, bool exhaustive)
 {
 	if (n == 0)
 		return NODE_NONE;
@@ -792,7 +896,7 @@ static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
 	}
 	uint32_t root;
 	if (m <= DP_MAX)
-		root = optimal(g, it, m, goal);
+		root = optimal(g, it, m, goal, exhaustive);
 	else if ((root = large(g, it, m, goal)) == NODE_NONE)
 		goto oom;
 	free(it);
