@@ -134,7 +134,7 @@ static bool greedy(struct dag *g, struct item *it, size_t *m, size_t lo, size_t 
  * above it keeps the path short when there are many.  O(n^3), so it runs
  * on trees of moderate size; the greedy takes larger ones.
  */
-#define DP_MAX 160
+#define DP_MAX 160	/* < 256: dp_packed() keeps split points in bytes */
 #define CHAIN_MAX 16
 
 struct dp {
@@ -320,22 +320,25 @@ static inline size_t first_least(const struct split_scan *sc, size_t i, size_t j
  * worst key is the larger of its halves', FA(k) = F(i, k) and
  * FB(k) = F(k + 1, j).  Where F never falls as an interval grows (which
  * dp_packed() checks cell by cell), FA rises with k and FB falls, so the
- * splits with the least worst key are one run around the point where FA
- * overtakes FB, and every split outside it has a larger worst key and so
- * a larger word: the first least word over the run is the first least
- * word over all splits.  Returns the run as [*lo, *hi) and its worst key.
+ * splits with the least worst key are one run around the crossing (the
+ * first k with FA(k) >= FB(k), or j), and every split outside it has a
+ * larger worst key and so a larger word: the first least word over the
+ * run is the first least word over all splits.
+ *
+ * The crossing of [i, j] lies between those of [i, j - 1] and
+ * [i + 1, j] (below the first, FB only grew with j; at the second, FA
+ * only grew with i going down), so C, their crossings, bounds the search
+ * for it and the bounds add up to O(n) along a diagonal of the table.
+ * Returns the run as [*lo, *hi) and its worst key; the crossing in *CROSS.
  */
-static unsigned f_window(const struct split_scan *sc, size_t i, size_t j, size_t *lo, size_t *hi)
+static unsigned f_window(const struct split_scan *sc, size_t i, size_t j, size_t clo, size_t chi,
+			 size_t *cross, size_t *lo, size_t *hi)
 {
 	const uint16_t *fa = sc->fa, *fb = sc->fb;
-	size_t a = i, b = j;
-	while (a < b) {		/* the first k with FA(k) >= FB(k), or j */
-		size_t m = a + (b - a) / 2;
-		if (fa[m] >= fb[m])
-			b = m;
-		else
-			a = m + 1;
-	}
+	size_t a = clo;
+	while (a < chi && fa[a] < fb[a])
+		a++;
+	*cross = a;
 	/* The least worst key: FA at the crossing or FB just before it. */
 	unsigned best = a < j ? fa[a] : UINT16_MAX;
 	if (a > i && fb[a - 1] < best)
@@ -508,9 +511,11 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 	uint64_t smask = (1ULL << (S_BITS + 1)) - 1, zmask = (1ULL << (Z_BITS + 1)) - 1;
 	uint16_t *cf = malloc(n * n * sizeof(*cf));
 	uint64_t *cr = malloc(n * n * sizeof(*cr));
-	if (!cf || !cr) {
+	uint8_t *cx = malloc(n * n * sizeof(*cx));	/* each cell's crossing (DP_MAX < 256) */
+	if (!cf || !cr || !cx) {
 		free(cf);
 		free(cr);
+		free(cx);
 		return false;
 	}
 	/* Whether every cell so far has a worst key at least its two
@@ -524,6 +529,7 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 	for (size_t i = 0; i < n; i++) {
 		AT(cf, i, i) = (uint16_t)(it[i].key - kmin);
 		AT(cr, i, i) = 0;
+		AT(cx, i, i) = (uint8_t)i;	/* bounds the crossing of (i - 1, i) and (i, i + 1) */
 	}
 	for (size_t len = 2; len <= n; len++) {
 		for (size_t i = 0; i + len <= n; i++) {
@@ -532,7 +538,9 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 						 &AT(cr, j, 0) + 1, pk.f };
 			unsigned fw;
 			if (monotone) {
-				fw = f_window(&sc, i, j, &lo, &hi);
+				size_t c;
+				fw = f_window(&sc, i, j, AT(cx, i, j - 1), AT(cx, i + 1, j), &c, &lo, &hi);
+				AT(cx, i, j) = (uint8_t)c;
 				k = first_least(&sc, lo, hi, split_rest);
 			} else {
 				k = first_least(&sc, i, j, split_word);
@@ -552,6 +560,7 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 	}
 	free(cf);
 	free(cr);
+	free(cx);
 	return true;
 }
 
