@@ -362,16 +362,27 @@ int arch_multiplexer(const struct arch_info *i, enum arch_mux m, uint32_t *nr)
 	return 0;
 }
 
+/* Whether NAME starts as SUB does: the first two letters, compared
+ * before the whole name (SUB's first letter matching NAME's, NAME has a
+ * second). */
+static bool subcall_is(const char *sub, const char *name)
+{
+	return sub[0] == name[0] && sub[1] == name[1] && !strcmp(sub, name);
+}
+
+/* Every view of a policy with socketcall(2) or ipc(2) asks this of each
+ * rule's name, and most names are no sub-call: the two-letter test in
+ * subcall_is() keeps that to well under one strcmp() a name. */
 int arch_subcall(const char *name, enum arch_mux *m, uint32_t *call)
 {
 	for (size_t k = 0; k < SYSTAB_SOCKETCALLS; k++)
-		if (!strcmp(systab_socketcall[k].name, name)) {
+		if (subcall_is(systab_socketcall[k].name, name)) {
 			*m = MUX_SOCKETCALL;
 			*call = systab_socketcall[k].call;
 			return 0;
 		}
 	for (size_t k = 0; k < SYSTAB_IPCS; k++)
-		if (!strcmp(systab_ipc[k].name, name)) {
+		if (subcall_is(systab_ipc[k].name, name)) {
 			*m = MUX_IPC;
 			*call = systab_ipc[k].call;
 			return 0;
