@@ -189,7 +189,7 @@ static void test_value_sets_decide(void **state)
  * background rule can make the worst key fall as an interval grows, where
  * the pruning must stand down), allowlists, and weights from 0 up.
  */
-enum shape { SHAPE_MIXED, SHAPE_ALLOWLIST, SHAPE_VALUE_SET, SHAPE_NSHAPES };
+enum shape { SHAPE_MIXED, SHAPE_ALLOWLIST, SHAPE_VALUE_SET, SHAPE_WIDE_FIRST, SHAPE_NSHAPES };
 
 static size_t random_ranges(struct testutil_rng *rng, struct dag *g, enum shape shape,
 			    struct range *r, size_t max)
@@ -215,6 +215,10 @@ static size_t random_ranges(struct testutil_rng *rng, struct dag *g, enum shape 
 			node = leaf[testutil_rng_below(rng, 3)];
 			step = testutil_rng_below(rng, 4) ? 1 : 2 + testutil_rng_below(rng, 5);
 			break;
+		case SHAPE_WIDE_FIRST:	/* runs of single values, each after a wide range */
+			node = leaf[testutil_rng_below(rng, 3)];
+			step = testutil_rng_below(rng, 12) ? 1 : 2 + testutil_rng_below(rng, 5);
+			break;
 		default:
 			node = leaf[testutil_rng_below(rng, ARRAY_SIZE(leaf))];
 			step = testutil_rng_below(rng, 2) ? 1 : 1 + testutil_rng_below(rng, 40);
@@ -225,7 +229,7 @@ static size_t random_ranges(struct testutil_rng *rng, struct dag *g, enum shape 
 		uint32_t weight = testutil_rng_below(rng, 8) ? 1 + testutil_rng_below(rng, step * 3)
 							     : testutil_rng_below(rng, 2);
 		/* a cold run now and then, as x32's numbers are in x86_64's tree */
-		bool hot = i < n / 2 || i > n / 2 + n / 8 || shape == SHAPE_VALUE_SET;
+		bool hot = i < n / 2 || i > n / 2 + n / 8 || shape >= SHAPE_VALUE_SET;
 		r[i] = (struct range){ lo, node, weight, hot };
 		lo += step;
 	}

@@ -134,7 +134,7 @@ static bool greedy(struct dag *g, struct item *it, size_t *m, size_t lo, size_t 
  * above it keeps the path short when there are many.  O(n^3), so it runs
  * on trees of moderate size; the greedy takes larger ones.
  */
-#define DP_MAX 160	/* < 256: dp_packed() keeps split points in bytes */
+#define DP_MAX 160
 #define CHAIN_MAX 16
 
 struct dp {
@@ -262,31 +262,26 @@ static bool goal_packing(enum layout_goal goal, struct packing *pk)
 }
 
 /*
- * The cells of the packed DP, held as two matrices so that the split
- * search reads only what it needs: F, the worst key less the smallest leaf
- * key, and R, the word's other fields (the worst-key field zero).  Each
- * n x n matrix holds cell (i, j) at [i][j] (i <= j) for the scan along a
- * row, and again at [j][i] for the scan along a column; for interval
- * [i, j], FA and RA point at row i, FB and RB at column j shifted by one,
- * so that index k gives the halves (i, k) and (k + 1, j).
+ * The split search over interval [i, j] reads row i of the cell matrix
+ * (ROW[k] is cell (i, k)) and column j shifted by one (COL[k] is cell
+ * (k + 1, j)), so that index k gives the two halves of split k.
  */
 struct split_scan {
-	const uint16_t *fa, *fb;
-	const uint64_t *ra, *rb;
-	unsigned fshift;
+	const uint64_t *row, *col;
+	uint64_t fmask;		/* the worst-key field */
 };
 
 /* Split K's word: the larger worst key, the other fields summed. */
 static inline uint64_t split_word(const struct split_scan *sc, size_t k)
 {
-	unsigned f = sc->fa[k] > sc->fb[k] ? sc->fa[k] : sc->fb[k];
-	return ((uint64_t)f << sc->fshift) + sc->ra[k] + sc->rb[k];
+	uint64_t a = sc->row[k], b = sc->col[k], fa = a & sc->fmask, fb = b & sc->fmask;
+	return (fa > fb ? fa : fb) + (a - fa) + (b - fb);
 }
 
 /* Split K's word less its worst key: the order among splits of one worst key. */
 static inline uint64_t split_rest(const struct split_scan *sc, size_t k)
 {
-	return sc->ra[k] + sc->rb[k];
+	return (sc->row[k] & ~sc->fmask) + (sc->col[k] & ~sc->fmask);
 }
 
 /* The first k in [i, j) with the least WORD; two running minima, so that
@@ -305,14 +300,17 @@ static inline size_t first_least(const struct split_scan *sc, size_t i, size_t j
 		b1 = l1 ? v1 : b1;
 		k1 = l1 ? k + 1 : k1;
 	}
-	if (k < j) {
-		uint64_t v0 = word(sc, k);
-		if (v0 < b0) {
-			b0 = v0;
-			k0 = k;
-		}
-	}
-	return b1 < b0 || (b1 == b0 && k1 < k0) ? k1 : k0;
+	/* The odd split left over, if any, and the choice between the two
+	 * minima, without branches: the window's length varies from cell to
+	 * cell, so a branch on it is mispredicted often.  Without an odd
+	 * split, split i again, which cannot beat the minimum that has it. */
+	size_t t = k < j ? k : i;
+	uint64_t vt = word(sc, t);
+	bool lt = vt < b0;
+	b0 = lt ? vt : b0;
+	k0 = lt ? t : k0;
+	size_t one = (size_t)0 - (size_t)((b1 < b0) | ((b1 == b0) & (k1 < k0)));
+	return (k1 & one) | (k0 & ~one);
 }
 
 /*
@@ -327,44 +325,37 @@ static inline size_t first_least(const struct split_scan *sc, size_t i, size_t j
  *
  * The crossing of [i, j] lies between those of [i, j - 1] and
  * [i + 1, j] (below the first, FB only grew with j; at the second, FA
- * only grew with i going down), so C, their crossings, bounds the search
- * for it and the bounds add up to O(n) along a diagonal of the table.
- * Returns the run as [*lo, *hi) and its worst key; the crossing in *CROSS.
+ * only grew with i going down), so CLO and CHI, those crossings, bound a
+ * search whose lengths add up to O(n) along a diagonal of the table, as
+ * in Knuth's bound on roots.  The run is found by walking out from the
+ * crossing: it is short, and each step is independent of the last where a
+ * binary search's steps wait on each other.  Returns the run as
+ * [*lo, *hi) and the crossing.
  */
-static unsigned f_window(const struct split_scan *sc, size_t i, size_t j, size_t clo, size_t chi,
-			 size_t *cross, size_t *lo, size_t *hi)
+static size_t f_window(const struct split_scan *sc, size_t i, size_t j, size_t clo, size_t chi,
+		       size_t *lo, size_t *hi)
 {
-	const uint16_t *fa = sc->fa, *fb = sc->fb;
+	const uint64_t *row = sc->row, *col = sc->col;
+	uint64_t fmask = sc->fmask;
 	size_t a = clo;
-	while (a < chi && fa[a] < fb[a])
+	while (a < chi && (row[a] & fmask) < (col[a] & fmask))
 		a++;
-	*cross = a;
-	/* The least worst key: FA at the crossing or FB just before it. */
-	unsigned best = a < j ? fa[a] : UINT16_MAX;
-	if (a > i && fb[a - 1] < best)
-		best = fb[a - 1];
-	/* The run starts at the first k with FB(k) <= best, at or before
-	 * the crossing (FB(a) <= FA(a)), and ends before the first k after
-	 * it with FA(k) > best. */
-	size_t l = i, r = a < j ? a : j - 1;
-	while (l < r) {
-		size_t m = l + (r - l) / 2;
-		if (fb[m] <= best)
-			r = m;
-		else
-			l = m + 1;
+	/* The least worst key: FA at the crossing or FB just before it; S
+	 * a split that has it. */
+	uint64_t best = a < j ? row[a] & fmask : UINT64_MAX;
+	size_t s = a;
+	if (a > i && (col[a - 1] & fmask) < best) {
+		best = col[a - 1] & fmask;
+		s = a - 1;
 	}
+	size_t l = s, r = s + 1;
+	while (l > i && (col[l - 1] & fmask) <= best)
+		l--;
+	while (r < j && (row[r] & fmask) <= best)
+		r++;
 	*lo = l;
-	r = j;
-	while (l < r) {
-		size_t m = l + (r - l) / 2;
-		if (fa[m] > best)
-			r = m;
-		else
-			l = m + 1;
-	}
-	*hi = l;
-	return best;
+	*hi = r;
+	return a;
 }
 
 /* Whether the DP's figures for these N items fit the packed cells' bit fields. */
@@ -501,66 +492,70 @@ static bool chain_wins(const struct dp *dp, size_t i, size_t j, int *bf, uint64_
 	return true;
 }
 
-/* The DP on packed words (struct split_scan's matrices).  With the worst
- * key first and F monotone in the intervals computed so far, f_window()
- * narrows the scan; EXHAUSTIVE (for the tests) scans every split. */
+/* Intervals shorter than this are scanned whole: finding the run costs
+ * about what it saves. */
+#define WINDOW_MIN 8
+
+/* The DP on packed words.  One n x n matrix holds both: cell (i, j) at
+ * [i][j] (i <= j) for the scan along a row, and again at [j][i] for the
+ * scan along a column.  With the worst key first and F monotone in the
+ * intervals computed so far, f_window() narrows the scan; EXHAUSTIVE
+ * (for the tests) scans every split. */
 static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum, int kmin,
 		      struct packing pk, bool exhaustive)
 {
 	size_t n = dp->n;
+	uint64_t fmask = ((1ULL << (F_BITS + 1)) - 1) << pk.f;
 	uint64_t smask = (1ULL << (S_BITS + 1)) - 1, zmask = (1ULL << (Z_BITS + 1)) - 1;
-	uint16_t *cf = malloc(n * n * sizeof(*cf));
-	uint64_t *cr = malloc(n * n * sizeof(*cr));
-	uint8_t *cx = malloc(n * n * sizeof(*cx));	/* each cell's crossing (DP_MAX < 256) */
-	if (!cf || !cr || !cx) {
-		free(cf);
-		free(cr);
-		free(cx);
+	uint64_t *cell = malloc(n * n * sizeof(*cell));
+	if (!cell)
 		return false;
-	}
-	/* Whether every cell so far has a worst key at least its two
-	 * sub-intervals' (i, j - 1) and (i + 1, j): then F never falls
-	 * along a row or up a column of the cells shorter than the current
-	 * length, which is all f_window() reads.  A jeq chain can break it
-	 * (its background is the first wide range, else the last item, so
-	 * one more item can change which values it tests); from then on
-	 * every split is scanned. */
-	bool monotone = pk.f_first && !exhaustive;
+	/*
+	 * f_window() needs F not to fall along row i (cells (i, i..j - 1))
+	 * nor up column j (cells (i + 1..j, j)); ROW[i] and COL[j] say so
+	 * for the cells computed so far, which are all it reads.  A jeq
+	 * chain can break it (its background is the first wide range, else
+	 * the last item, so one more item can change which values it tests);
+	 * that row or column is then scanned split by split.  The bounds on
+	 * the crossing read neighbouring rows and columns too, so they hold
+	 * only while no cell at all has broken it (ALL).
+	 */
+	bool row[DP_MAX], col[DP_MAX], all = pk.f_first && !exhaustive;
 	for (size_t i = 0; i < n; i++) {
-		AT(cf, i, i) = (uint16_t)(it[i].key - kmin);
-		AT(cr, i, i) = 0;
-		AT(cx, i, i) = (uint8_t)i;	/* bounds the crossing of (i - 1, i) and (i, i + 1) */
+		AT(cell, i, i) = (uint64_t)(it[i].key - kmin) << pk.f;
+		row[i] = col[i] = all;
 	}
 	for (size_t len = 2; len <= n; len++) {
 		for (size_t i = 0; i + len <= n; i++) {
 			size_t j = i + len - 1, k, lo, hi;
-			struct split_scan sc = { &AT(cf, i, 0), &AT(cf, j, 0) + 1, &AT(cr, i, 0),
-						 &AT(cr, j, 0) + 1, pk.f };
-			unsigned fw;
-			if (monotone) {
-				size_t c;
-				fw = f_window(&sc, i, j, AT(cx, i, j - 1), AT(cx, i + 1, j), &c, &lo, &hi);
-				AT(cx, i, j) = (uint8_t)c;
+			struct split_scan sc = { &AT(cell, i, 0), &AT(cell, j, 0) + 1, fmask };
+			if (row[i] && col[j] && len >= WINDOW_MIN) {
+				/* each cell's crossing kept in the split table's
+				 * lower half, which is otherwise unused */
+				bool bounded = all && len > WINDOW_MIN;
+				size_t clo = bounded ? (size_t)AT(dp->split, j - 1, i) : i;
+				size_t chi = bounded ? (size_t)AT(dp->split, j, i + 1) : j;
+				AT(dp->split, j, i) = (int16_t)f_window(&sc, i, j, clo, chi, &lo, &hi);
 				k = first_least(&sc, lo, hi, split_rest);
 			} else {
 				k = first_least(&sc, i, j, split_word);
-				fw = sc.fa[k] > sc.fb[k] ? sc.fa[k] : sc.fb[k];
 			}
-			uint64_t l = sc.ra[k], r = sc.rb[k];
-			int bf = (int)fw + kmin + 1;
+			uint64_t l = sc.row[k], r = sc.col[k];
+			uint64_t fw = (l & fmask) > (r & fmask) ? l & fmask : r & fmask;
+			int bf = (int)(fw >> pk.f) + kmin + 1;
 			uint64_t bs = ((l >> pk.s) & smask) + ((r >> pk.s) & smask) + wsum[j + 1] - wsum[i];
 			uint32_t bz = (uint32_t)(((l >> pk.z) & zmask) + ((r >> pk.z) & zmask) + 1);
 			AT(dp->split, i, j) = chain_wins(dp, i, j, &bf, &bs, &bz) ? -1 : (int16_t)k;
-			uint16_t f = (uint16_t)(bf - kmin);
-			AT(cf, i, j) = AT(cf, j, i) = f;
-			AT(cr, i, j) = AT(cr, j, i) = (bs << pk.s) + ((uint64_t)bz << pk.z);
-			if (f < AT(cf, i, j - 1) || f < AT(cf, i + 1, j))
-				monotone = false;
+			uint64_t f = (uint64_t)(bf - kmin) << pk.f;
+			AT(cell, i, j) = AT(cell, j, i) = f + (bs << pk.s) + ((uint64_t)bz << pk.z);
+			bool rise_row = f >= (AT(cell, i, j - 1) & fmask);
+			bool rise_col = f >= (AT(cell, i + 1, j) & fmask);
+			row[i] = row[i] && rise_row;
+			col[j] = col[j] && rise_col;
+			all = all && rise_row && rise_col;
 		}
 	}
-	free(cf);
-	free(cr);
-	free(cx);
+	free(cell);
 	return true;
 }
 
