@@ -329,11 +329,11 @@ static inline size_t first_least(const struct split_scan *sc, size_t i, size_t j
  * search whose lengths add up to O(n) along a diagonal of the table, as
  * in Knuth's bound on roots.  The run is found by walking out from the
  * crossing: it is short, and each step is independent of the last where a
- * binary search's steps wait on each other.  Returns the run as
- * [*lo, *hi) and the crossing.
+ * binary search's steps wait on each other; the walk scans the run as it
+ * goes.  Returns the crossing, and in *K the first split of least word.
  */
 static size_t f_window(const struct split_scan *sc, size_t i, size_t j, size_t clo, size_t chi,
-		       size_t *lo, size_t *hi)
+		       size_t *k)
 {
 	const uint64_t *row = sc->row, *col = sc->col;
 	uint64_t fmask = sc->fmask;
@@ -348,13 +348,23 @@ static size_t f_window(const struct split_scan *sc, size_t i, size_t j, size_t c
 		best = col[a - 1] & fmask;
 		s = a - 1;
 	}
-	size_t l = s, r = s + 1;
-	while (l > i && (col[l - 1] & fmask) <= best)
-		l--;
-	while (r < j && (row[r] & fmask) <= best)
-		r++;
-	*lo = l;
-	*hi = r;
+	/* Walk out from S over the run, keeping the first least word: to
+	 * the left a tie moves to the earlier split, to the right it stays. */
+	uint64_t bv = split_rest(sc, s);
+	size_t kb = s;
+	for (size_t l = s; l > i && (col[l - 1] & fmask) <= best; l--) {
+		uint64_t v = split_rest(sc, l - 1);
+		bool le = v <= bv;
+		bv = le ? v : bv;
+		kb = le ? l - 1 : kb;
+	}
+	for (size_t r = s + 1; r < j && (row[r] & fmask) <= best; r++) {
+		uint64_t v = split_rest(sc, r);
+		bool lt = v < bv;
+		bv = lt ? v : bv;
+		kb = lt ? r : kb;
+	}
+	*k = kb;
 	return a;
 }
 
@@ -527,7 +537,7 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 	}
 	for (size_t len = 2; len <= n; len++) {
 		for (size_t i = 0; i + len <= n; i++) {
-			size_t j = i + len - 1, k, lo, hi;
+			size_t j = i + len - 1, k;
 			struct split_scan sc = { &AT(cell, i, 0), &AT(cell, j, 0) + 1, fmask };
 			if (row[i] && col[j] && len >= WINDOW_MIN) {
 				/* each cell's crossing kept in the split table's
@@ -535,8 +545,7 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 				bool bounded = all && len > WINDOW_MIN;
 				size_t clo = bounded ? (size_t)AT(dp->split, j - 1, i) : i;
 				size_t chi = bounded ? (size_t)AT(dp->split, j, i + 1) : j;
-				AT(dp->split, j, i) = (int16_t)f_window(&sc, i, j, clo, chi, &lo, &hi);
-				k = first_least(&sc, lo, hi, split_rest);
+				AT(dp->split, j, i) = (int16_t)f_window(&sc, i, j, clo, chi, &k);
 			} else {
 				k = first_least(&sc, i, j, split_word);
 			}
