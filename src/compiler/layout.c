@@ -284,33 +284,28 @@ static inline uint64_t split_rest(const struct split_scan *sc, size_t k)
 	return (sc->row[k] & ~sc->fmask) + (sc->col[k] & ~sc->fmask);
 }
 
-/* The first k in [i, j) with the least WORD; two running minima, so that
- * the loop is not one long chain of dependent compares.  Inlined with
- * WORD known, so each caller gets its own loop. */
-static inline size_t first_least(const struct split_scan *sc, size_t i, size_t j,
-				 uint64_t (*word)(const struct split_scan *, size_t))
+/* The first k in [i, j) with the least split word; two running minima,
+ * so that the loop is not one long chain of dependent compares. */
+static size_t first_least(const struct split_scan *sc, size_t i, size_t j)
 {
 	uint64_t b0 = UINT64_MAX, b1 = UINT64_MAX;
 	size_t k0 = i, k1 = i, k = i;
 	for (; k + 2 <= j; k += 2) {
-		uint64_t v0 = word(sc, k), v1 = word(sc, k + 1);
+		uint64_t v0 = split_word(sc, k), v1 = split_word(sc, k + 1);
 		bool l0 = v0 < b0, l1 = v1 < b1;
 		b0 = l0 ? v0 : b0;
 		k0 = l0 ? k : k0;
 		b1 = l1 ? v1 : b1;
 		k1 = l1 ? k + 1 : k1;
 	}
-	/* The odd split left over, if any, and the choice between the two
-	 * minima, without branches: the window's length varies from cell to
-	 * cell, so a branch on it is mispredicted often.  Without an odd
-	 * split, split i again, which cannot beat the minimum that has it. */
-	size_t t = k < j ? k : i;
-	uint64_t vt = word(sc, t);
-	bool lt = vt < b0;
-	b0 = lt ? vt : b0;
-	k0 = lt ? t : k0;
-	size_t one = (size_t)0 - (size_t)((b1 < b0) | ((b1 == b0) & (k1 < k0)));
-	return (k1 & one) | (k0 & ~one);
+	if (k < j) {
+		uint64_t v0 = split_word(sc, k);
+		if (v0 < b0) {
+			b0 = v0;
+			k0 = k;
+		}
+	}
+	return b1 < b0 || (b1 == b0 && k1 < k0) ? k1 : k0;
 }
 
 /*
@@ -547,7 +542,7 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 				size_t chi = bounded ? (size_t)AT(dp->split, j, i + 1) : j;
 				AT(dp->split, j, i) = (int16_t)f_window(&sc, i, j, clo, chi, &k);
 			} else {
-				k = first_least(&sc, i, j, split_word);
+				k = first_least(&sc, i, j);
 			}
 			uint64_t l = sc.row[k], r = sc.col[k];
 			uint64_t fw = (l & fmask) > (r & fmask) ? l & fmask : r & fmask;
