@@ -468,7 +468,7 @@ static bool chain_tab_init(struct chain_tab *t, const struct item *it, size_t n,
 
 /* The chain over [i, j], or NULL when there is none or it is longer than
  * the table holds. */
-static const struct chain_cell *chain_at(const struct chain_tab *t, size_t i, size_t j)
+static inline const struct chain_cell *chain_at(const struct chain_tab *t, size_t i, size_t j)
 {
 	if (j - i >= t->maxlen)
 		return NULL;
@@ -485,8 +485,8 @@ static size_t chain_maxlen(enum layout_goal goal, size_t n)
 
 /* The chain over [i, j] when there is one and it beats the best split
  * (F, S, Z): updates them and returns true. */
-static bool chain_wins(const struct dp *dp, size_t i, size_t j, int *bf, uint64_t *bs,
-		       uint32_t *bz)
+static inline bool chain_wins(const struct dp *dp, size_t i, size_t j, int *bf, uint64_t *bs,
+			      uint32_t *bz)
 {
 	const struct chain_cell *c = chain_at(dp->chains, i, j);
 	if (!c || !better(dp, c->f, c->s, c->z, *bf, *bs, *bz))
