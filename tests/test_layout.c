@@ -16,6 +16,7 @@
 #include <linux/filter.h>
 #include "compiler/dag.h"
 #include "compiler/layout.h"
+#include "testutil.h"
 
 /* The return value the DAG gives for accumulator value V from ROOT; the
  * walk fails the test on a node id the DAG does not hold. */
@@ -178,6 +179,89 @@ static void test_value_sets_decide(void **state)
 	}
 }
 
+/*
+ * The exact search skips splits it can prove cannot win (f_window() in
+ * src/compiler/layout.c and what follows it); layout_tree_exhaustive()
+ * tries every one.  Both must build the same tree, tie-breaks included,
+ * so the same root (the DAG shares equal nodes).  The inputs mix the
+ * shapes the compiler meets: leaves of many costs (argument checks under
+ * a number), cold runs, single values in a background (jeq chains, whose
+ * background rule can make the worst key fall as an interval grows, where
+ * the pruning must stand down), allowlists, and weights from 0 up.
+ */
+enum shape { SHAPE_MIXED, SHAPE_ALLOWLIST, SHAPE_VALUE_SET, SHAPE_WIDE_FIRST, SHAPE_NSHAPES };
+
+static size_t random_ranges(struct testutil_rng *rng, struct dag *g, enum shape shape,
+			    struct range *r, size_t max)
+{
+	/* Leaves costing 1 (returns) to 9 (tests above a return). */
+	uint32_t leaf[12];
+	for (uint32_t c = 0; c < ARRAY_SIZE(leaf); c++) {
+		uint32_t x = dag_ret(g, c < 4 ? c : 1);
+		for (uint32_t t = 4; t <= c; t++)
+			x = dag_jmp(g, BPF_JEQ, 1000 * c + t, x, dag_ret(g, 0));
+		leaf[c] = x;
+	}
+	size_t n = 2 + testutil_rng_below(rng, (uint32_t)max - 1);
+	uint32_t lo = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t node, step;
+		switch (shape) {
+		case SHAPE_ALLOWLIST:	/* points allowed in a denied background */
+			node = i % 2 ? leaf[1 + testutil_rng_below(rng, 2) * 9] : leaf[0];
+			step = i % 2 ? 1 : 1 + testutil_rng_below(rng, 12);
+			break;
+		case SHAPE_VALUE_SET:	/* few decisions, mostly single values */
+			node = leaf[testutil_rng_below(rng, 3)];
+			step = testutil_rng_below(rng, 4) ? 1 : 2 + testutil_rng_below(rng, 5);
+			break;
+		case SHAPE_WIDE_FIRST:	/* runs of single values, each after a wide range */
+			node = leaf[testutil_rng_below(rng, 3)];
+			step = testutil_rng_below(rng, 12) ? 1 : 2 + testutil_rng_below(rng, 5);
+			break;
+		default:
+			node = leaf[testutil_rng_below(rng, ARRAY_SIZE(leaf))];
+			step = testutil_rng_below(rng, 2) ? 1 : 1 + testutil_rng_below(rng, 40);
+			break;
+		}
+		if (i && node == r[i - 1].node)
+			node = node == leaf[0] ? leaf[2] : leaf[0];
+		uint32_t weight = testutil_rng_below(rng, 8) ? 1 + testutil_rng_below(rng, step * 3)
+							     : testutil_rng_below(rng, 2);
+		/* a cold run now and then, as x32's numbers are in x86_64's tree */
+		bool hot = i < n / 2 || i > n / 2 + n / 8 || shape >= SHAPE_VALUE_SET;
+		r[i] = (struct range){ lo, node, weight, hot };
+		lo += step;
+	}
+	return n;
+}
+
+static void test_search_matches_exhaustive(void **state)
+{
+	(void)state;
+	struct testutil_rng rng;
+	testutil_rng_seed(&rng, 26);
+	static struct range r[200];
+	unsigned cases = 0;
+	for (unsigned round = 0; round < 600; round++) {
+		struct dag g;
+		dag_init(&g);
+		enum shape shape = (enum shape)(round % SHAPE_NSHAPES);
+		/* most cases the size the exact search takes, some past it */
+		size_t n = random_ranges(&rng, &g, shape, r, round % 10 ? 170 : ARRAY_SIZE(r));
+		for (int goal = LAYOUT_NUMBERS; goal <= LAYOUT_ARGS_COMPACT; goal++) {
+			uint32_t fast = layout_tree(&g, r, n, (enum layout_goal)goal);
+			uint32_t slow = layout_tree_exhaustive(&g, r, n, (enum layout_goal)goal);
+			assert_int_not_equal(fast, NODE_NONE);
+			if (fast != slow)
+				fail_msg("round %u, %zu ranges, goal %d: trees differ", round, n, goal);
+			cases++;
+		}
+		dag_fini(&g);
+	}
+	assert_int_equal(cases, 600 * 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_memo_forgets_failed_trial),
 		cmocka_unit_test(test_memo_keeps_kept_trial),
 		cmocka_unit_test(test_value_sets_decide),
+		cmocka_unit_test(test_search_matches_exhaustive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -460,6 +460,58 @@ static void test_call_index(void **state)
 	assert_true(matched > compared / 4);
 }
 
+/* A view's entries are sorted by number, then policy rule, then view rule
+ * (the order rule lookups and first-match decisions rely on), whether
+ * arch_view_init() took the radix sort (no multiplexed copies) or qsort():
+ * random names in random order, some of them socket and IPC calls, some
+ * rules on one ABI only, on ABIs with and without socketcall(2). */
+static void test_view_order(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "read", "write", "openat", "ioctl", "socket",
+					     "connect", "semop", "shmat", "futex", "mmap",
+					     "clone", "exit_group", "recvmsg", "prctl", "close" };
+	static const enum scmpc_arch arches[] = { SCMPC_ARCH_X86_64, SCMPC_ARCH_I386,
+						  SCMPC_ARCH_AARCH64, SCMPC_ARCH_S390X };
+	struct testutil_rng r;
+	testutil_rng_seed(&r, 26);
+	unsigned views = 0;
+	for (unsigned round = 0; round < 200; round++) {
+		scmpc_policy *p = scmpc_policy_new(SCMPC_ACT_ERRNO(1));
+		assert_non_null(p);
+		enum scmpc_arch a = arches[round % ARRAY_SIZE(arches)];
+		assert_int_equal(scmpc_policy_add_arch(p, a, NULL), 0);
+		unsigned nrules = 1 + testutil_rng_below(&r, 60);
+		for (unsigned i = 0; i < nrules; i++) {
+			struct scmpc_cond c = { .arg = 0, .op = SCMPC_OP_EQ,
+						.value = testutil_rng_below(&r, 4) };
+			struct scmpc_rule rule = {
+				.sz = sizeof(rule),
+				.syscall = names[testutil_rng_below(&r, ARRAY_SIZE(names))],
+				.arch = testutil_rng_below(&r, 4) ? SCMPC_ARCH_NONE : a,
+				.action = testutil_rng_below(&r, 2) ? SCMPC_ACT_ALLOW : SCMPC_ACT_LOG,
+				.conds = &c,
+				.nconds = testutil_rng_below(&r, 2),
+			};
+			assert_true(scmpc_policy_add_rule(p, &rule, NULL) >= 0);
+		}
+		struct arch_view v;
+		assert_int_equal(arch_view_init(&v, p, a, NULL), 0);
+		for (size_t i = 1; i < v.nrs; i++) {
+			const struct resolved *x = &v.rs[i - 1], *y = &v.rs[i];
+			bool before = x->nr != y->nr ? x->nr < y->nr
+				      : x->order != y->order ? x->order < y->order
+							     : x->rule < y->rule;
+			if (!before)
+				fail_msg("round %u: entries %zu and %zu out of order", round, i - 1, i);
+		}
+		views += v.nrs > 1;
+		arch_view_fini(&v);
+		scmpc_policy_free(p);
+	}
+	assert_true(views > 150);
+}
+
 /* The options-struct contract: too-small sz, unknown trailing fields and
  * NULL handles are refused with a message, never read past or crashed on. */
 static void test_struct_contract(void **state)
@@ -1010,6 +1062,7 @@ int main(void)
 		cmocka_unit_test(test_semantics),
 		cmocka_unit_test(test_libseccomp_merge),
 		cmocka_unit_test(test_call_index),
+		cmocka_unit_test(test_view_order),
 		cmocka_unit_test(test_struct_contract),
 		cmocka_unit_test(test_rule_read_back),
 		cmocka_unit_test(test_conds_witness),

@@ -267,17 +267,27 @@ bool arch_is_private(const struct arch_info *i, uint32_t nr)
 	return arch_private_range(i, &lo, &hi) && nr >= lo && nr <= hi;
 }
 
-static int name_cmp(const void *key, const void *elem)
-{
-	return strcmp(key, *(const char *const *)elem);
-}
-
-/* Row of NAME in the table, or -1. */
+/* Row of NAME in the table, or -1.  Each view resolves every rule's name
+ * here, a compile a view per ABI: the binary search orders by the first
+ * letter where it differs (most steps, far from the name) and calls
+ * strcmp() only where it is the same. */
 static long name_row(const char *name)
 {
-	const char *const *hit = bsearch(name, systab_names, SYSTAB_NAMES, sizeof(systab_names[0]),
-					 name_cmp);
-	return hit ? hit - systab_names : -1;
+	size_t lo = 0, hi = SYSTAB_NAMES;
+	unsigned char c = (unsigned char)name[0];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *row = systab_names[mid];
+		unsigned char r = (unsigned char)row[0];
+		int cmp = c != r ? (c < r ? -1 : 1) : strcmp(name, row);
+		if (cmp == 0)
+			return (long)mid;
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
 }
 
 int64_t arch_resolve(const struct arch_info *i, const char *name)
@@ -362,16 +372,27 @@ int arch_multiplexer(const struct arch_info *i, enum arch_mux m, uint32_t *nr)
 	return 0;
 }
 
+/* Whether NAME starts as SUB does: the first two letters, compared
+ * before the whole name (SUB's first letter matching NAME's, NAME has a
+ * second). */
+static bool subcall_is(const char *sub, const char *name)
+{
+	return sub[0] == name[0] && sub[1] == name[1] && !strcmp(sub, name);
+}
+
+/* Every view of a policy with socketcall(2) or ipc(2) asks this of each
+ * rule's name, and most names are no sub-call: the two-letter test in
+ * subcall_is() keeps that to well under one strcmp() a name. */
 int arch_subcall(const char *name, enum arch_mux *m, uint32_t *call)
 {
 	for (size_t k = 0; k < SYSTAB_SOCKETCALLS; k++)
-		if (!strcmp(systab_socketcall[k].name, name)) {
+		if (subcall_is(systab_socketcall[k].name, name)) {
 			*m = MUX_SOCKETCALL;
 			*call = systab_socketcall[k].call;
 			return 0;
 		}
 	for (size_t k = 0; k < SYSTAB_IPCS; k++)
-		if (!strcmp(systab_ipc[k].name, name)) {
+		if (subcall_is(systab_ipc[k].name, name)) {
 			*m = MUX_IPC;
 			*call = systab_ipc[k].call;
 			return 0;

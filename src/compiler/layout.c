@@ -239,6 +239,7 @@ static bool better(const struct dp *dp, int f, uint64_t s, uint32_t z, int bf, u
 
 struct packing {
 	unsigned f, s, z;	/* shift of each field */
+	bool f_first;		/* the worst key is the first criterion */
 };
 
 /* False for a goal without a packing: it runs the plain loop. */
@@ -246,36 +247,51 @@ static bool goal_packing(enum layout_goal goal, struct packing *pk)
 {
 	switch (goal) {
 	case LAYOUT_NUMBERS:	/* f | s | z */
-		*pk = (struct packing){ S_BITS + 1 + Z_BITS + 1, Z_BITS + 1, 0 };
+		*pk = (struct packing){ S_BITS + 1 + Z_BITS + 1, Z_BITS + 1, 0, true };
 		return true;
 	case LAYOUT_NUMBERS_SIZE:
 	case LAYOUT_ARGS:	/* f | z | s */
-		*pk = (struct packing){ S_BITS + 1 + Z_BITS + 1, 0, S_BITS + 1 };
+		*pk = (struct packing){ S_BITS + 1 + Z_BITS + 1, 0, S_BITS + 1, true };
 		return true;
 	case LAYOUT_ARGS_COMPACT:	/* z | f | s */
-		*pk = (struct packing){ S_BITS + 1, 0, S_BITS + 1 + F_BITS + 1 };
+		*pk = (struct packing){ S_BITS + 1, 0, S_BITS + 1 + F_BITS + 1, false };
 		return true;
 	default:
 		return false;
 	}
 }
 
-static uint64_t split_word(const uint64_t *row, const uint64_t *col, uint64_t fmask, size_t k)
+/*
+ * The split search over interval [i, j] reads row i of the cell matrix
+ * (ROW[k] is cell (i, k)) and column j shifted by one (COL[k] is cell
+ * (k + 1, j)), so that index k gives the two halves of split k.
+ */
+struct split_scan {
+	const uint64_t *row, *col;
+	uint64_t fmask;		/* the worst-key field */
+};
+
+/* Split K's word: the larger worst key, the other fields summed. */
+static inline uint64_t split_word(const struct split_scan *sc, size_t k)
 {
-	uint64_t a = row[k], b = col[k], fa = a & fmask, fb = b & fmask;
+	uint64_t a = sc->row[k], b = sc->col[k], fa = a & sc->fmask, fb = b & sc->fmask;
 	return (fa > fb ? fa : fb) + (a - fa) + (b - fb);
 }
 
-/* The first k in [i, j) with the least split word over ROW[k] and
- * COL[k]; two running minima, so that the loop is not one long chain of
- * dependent compares. */
-static size_t packed_split(const uint64_t *row, const uint64_t *col, uint64_t fmask, size_t i,
-			   size_t j)
+/* Split K's word less its worst key: the order among splits of one worst key. */
+static inline uint64_t split_rest(const struct split_scan *sc, size_t k)
+{
+	return (sc->row[k] & ~sc->fmask) + (sc->col[k] & ~sc->fmask);
+}
+
+/* The first k in [i, j) with the least split word; two running minima,
+ * so that the loop is not one long chain of dependent compares. */
+static size_t first_least(const struct split_scan *sc, size_t i, size_t j)
 {
 	uint64_t b0 = UINT64_MAX, b1 = UINT64_MAX;
 	size_t k0 = i, k1 = i, k = i;
 	for (; k + 2 <= j; k += 2) {
-		uint64_t v0 = split_word(row, col, fmask, k), v1 = split_word(row, col, fmask, k + 1);
+		uint64_t v0 = split_word(sc, k), v1 = split_word(sc, k + 1);
 		bool l0 = v0 < b0, l1 = v1 < b1;
 		b0 = l0 ? v0 : b0;
 		k0 = l0 ? k : k0;
@@ -283,13 +299,68 @@ static size_t packed_split(const uint64_t *row, const uint64_t *col, uint64_t fm
 		k1 = l1 ? k + 1 : k1;
 	}
 	if (k < j) {
-		uint64_t v0 = split_word(row, col, fmask, k);
+		uint64_t v0 = split_word(sc, k);
 		if (v0 < b0) {
 			b0 = v0;
 			k0 = k;
 		}
 	}
 	return b1 < b0 || (b1 == b0 && k1 < k0) ? k1 : k0;
+}
+
+/*
+ * The splits worth scanning when the worst key comes first.  A split's
+ * worst key is the larger of its halves', FA(k) = F(i, k) and
+ * FB(k) = F(k + 1, j).  Where F never falls as an interval grows (which
+ * dp_packed() checks cell by cell), FA rises with k and FB falls, so the
+ * splits with the least worst key are one run around the crossing (the
+ * first k with FA(k) >= FB(k), or j), and every split outside it has a
+ * larger worst key and so a larger word: the first least word over the
+ * run is the first least word over all splits.
+ *
+ * The crossing of [i, j] lies between those of [i, j - 1] and
+ * [i + 1, j] (below the first, FB only grew with j; at the second, FA
+ * only grew with i going down), so CLO and CHI, those crossings, bound a
+ * search whose lengths add up to O(n) along a diagonal of the table, as
+ * in Knuth's bound on roots.  The run is found by walking out from the
+ * crossing: it is short, and each step is independent of the last where a
+ * binary search's steps wait on each other; the walk scans the run as it
+ * goes.  Returns the crossing, and in *K the first split of least word.
+ */
+static size_t f_window(const struct split_scan *sc, size_t i, size_t j, size_t clo, size_t chi,
+		       size_t *k)
+{
+	const uint64_t *row = sc->row, *col = sc->col;
+	uint64_t fmask = sc->fmask;
+	size_t a = clo;
+	while (a < chi && (row[a] & fmask) < (col[a] & fmask))
+		a++;
+	/* The least worst key: FA at the crossing or FB just before it; S
+	 * a split that has it. */
+	uint64_t best = a < j ? row[a] & fmask : UINT64_MAX;
+	size_t s = a;
+	if (a > i && (col[a - 1] & fmask) < best) {
+		best = col[a - 1] & fmask;
+		s = a - 1;
+	}
+	/* Walk out from S over the run, keeping the first least word: to
+	 * the left a tie moves to the earlier split, to the right it stays. */
+	uint64_t bv = split_rest(sc, s);
+	size_t kb = s;
+	for (size_t l = s; l > i && (col[l - 1] & fmask) <= best; l--) {
+		uint64_t v = split_rest(sc, l - 1);
+		bool le = v <= bv;
+		bv = le ? v : bv;
+		kb = le ? l - 1 : kb;
+	}
+	for (size_t r = s + 1; r < j && (row[r] & fmask) <= best; r++) {
+		uint64_t v = split_rest(sc, r);
+		bool lt = v < bv;
+		bv = lt ? v : bv;
+		kb = lt ? r : kb;
+	}
+	*k = kb;
+	return a;
 }
 
 /* Whether the DP's figures for these N items fit the packed cells' bit fields. */
@@ -397,7 +468,7 @@ static bool chain_tab_init(struct chain_tab *t, const struct item *it, size_t n,
 
 /* The chain over [i, j], or NULL when there is none or it is longer than
  * the table holds. */
-static const struct chain_cell *chain_at(const struct chain_tab *t, size_t i, size_t j)
+static inline const struct chain_cell *chain_at(const struct chain_tab *t, size_t i, size_t j)
 {
 	if (j - i >= t->maxlen)
 		return NULL;
@@ -414,8 +485,8 @@ static size_t chain_maxlen(enum layout_goal goal, size_t n)
 
 /* The chain over [i, j] when there is one and it beats the best split
  * (F, S, Z): updates them and returns true. */
-static bool chain_wins(const struct dp *dp, size_t i, size_t j, int *bf, uint64_t *bs,
-		       uint32_t *bz)
+static inline bool chain_wins(const struct dp *dp, size_t i, size_t j, int *bf, uint64_t *bs,
+			      uint32_t *bz)
 {
 	const struct chain_cell *c = chain_at(dp->chains, i, j);
 	if (!c || !better(dp, c->f, c->s, c->z, *bf, *bs, *bz))
@@ -426,11 +497,17 @@ static bool chain_wins(const struct dp *dp, size_t i, size_t j, int *bf, uint64_
 	return true;
 }
 
+/* Intervals shorter than this are scanned whole: finding the run costs
+ * about what it saves. */
+#define WINDOW_MIN 8
+
 /* The DP on packed words.  One n x n matrix holds both: cell (i, j) at
  * [i][j] (i <= j) for the scan along a row, and again at [j][i] for the
- * scan along a column. */
+ * scan along a column.  With the worst key first and F monotone in the
+ * intervals computed so far, f_window() narrows the scan; EXHAUSTIVE
+ * (for the tests) scans every split. */
 static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum, int kmin,
-		      struct packing pk)
+		      struct packing pk, bool exhaustive)
 {
 	size_t n = dp->n;
 	uint64_t fmask = ((1ULL << (F_BITS + 1)) - 1) << pk.f;
@@ -438,20 +515,48 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 	uint64_t *cell = malloc(n * n * sizeof(*cell));
 	if (!cell)
 		return false;
-	for (size_t i = 0; i < n; i++)
+	/*
+	 * f_window() needs F not to fall along row i (cells (i, i..j - 1))
+	 * nor up column j (cells (i + 1..j, j)); ROW[i] and COL[j] say so
+	 * for the cells computed so far, which are all it reads.  A jeq
+	 * chain can break it (its background is the first wide range, else
+	 * the last item, so one more item can change which values it tests);
+	 * that row or column is then scanned split by split.  The bounds on
+	 * the crossing read neighbouring rows and columns too, so they hold
+	 * only while no cell at all has broken it (ALL).
+	 */
+	bool row[DP_MAX], col[DP_MAX], all = pk.f_first && !exhaustive;
+	for (size_t i = 0; i < n; i++) {
 		AT(cell, i, i) = (uint64_t)(it[i].key - kmin) << pk.f;
+		row[i] = col[i] = all;
+	}
 	for (size_t len = 2; len <= n; len++) {
 		for (size_t i = 0; i + len <= n; i++) {
-			size_t j = i + len - 1;
-			size_t k = packed_split(&AT(cell, i, 0), &AT(cell, j, 0) + 1, fmask, i, j);
-			uint64_t l = AT(cell, i, k), r = AT(cell, j, k + 1);
+			size_t j = i + len - 1, k;
+			struct split_scan sc = { &AT(cell, i, 0), &AT(cell, j, 0) + 1, fmask };
+			if (row[i] && col[j] && len >= WINDOW_MIN) {
+				/* each cell's crossing kept in the split table's
+				 * lower half, which is otherwise unused */
+				bool bounded = all && len > WINDOW_MIN;
+				size_t clo = bounded ? (size_t)AT(dp->split, j - 1, i) : i;
+				size_t chi = bounded ? (size_t)AT(dp->split, j, i + 1) : j;
+				AT(dp->split, j, i) = (int16_t)f_window(&sc, i, j, clo, chi, &k);
+			} else {
+				k = first_least(&sc, i, j);
+			}
+			uint64_t l = sc.row[k], r = sc.col[k];
 			uint64_t fw = (l & fmask) > (r & fmask) ? l & fmask : r & fmask;
 			int bf = (int)(fw >> pk.f) + kmin + 1;
 			uint64_t bs = ((l >> pk.s) & smask) + ((r >> pk.s) & smask) + wsum[j + 1] - wsum[i];
 			uint32_t bz = (uint32_t)(((l >> pk.z) & zmask) + ((r >> pk.z) & zmask) + 1);
 			AT(dp->split, i, j) = chain_wins(dp, i, j, &bf, &bs, &bz) ? -1 : (int16_t)k;
-			AT(cell, i, j) = AT(cell, j, i) = ((uint64_t)(bf - kmin) << pk.f) +
-							  (bs << pk.s) + ((uint64_t)bz << pk.z);
+			uint64_t f = (uint64_t)(bf - kmin) << pk.f;
+			AT(cell, i, j) = AT(cell, j, i) = f + (bs << pk.s) + ((uint64_t)bz << pk.z);
+			bool rise_row = f >= (AT(cell, i, j - 1) & fmask);
+			bool rise_col = f >= (AT(cell, i + 1, j) & fmask);
+			row[i] = row[i] && rise_row;
+			col[j] = col[j] && rise_col;
+			all = all && rise_row && rise_col;
 		}
 	}
 	free(cell);
@@ -506,7 +611,8 @@ static bool dp_plain(struct dp *dp, const struct item *it, const uint64_t *wsum)
 }
 
 /* The exact interval search over N items for GOAL; NODE_NONE (and oom) without memory. */
-static uint32_t optimal(struct dag *g, const struct item *it, size_t n, enum layout_goal goal)
+static uint32_t optimal(struct dag *g, const struct item *it, size_t n, enum layout_goal goal,
+			bool exhaustive)
 {
 	struct chain_tab chains = { 0 };
 	struct dp dpv = { .n = n, .goal = goal, .chains = &chains }, *dp = &dpv;
@@ -523,7 +629,7 @@ static uint32_t optimal(struct dag *g, const struct item *it, size_t n, enum lay
 		wsum[i + 1] = wsum[i] + it[i].weight;
 	struct packing pk;
 	bool packed = goal_packing(goal, &pk) && pack_fits(it, n, kmin);
-	if (packed ? dp_packed(dp, it, wsum, kmin, pk) : dp_plain(dp, it, wsum))
+	if (packed ? dp_packed(dp, it, wsum, kmin, pk, exhaustive) : dp_plain(dp, it, wsum))
 		root = dp_build(g, dp, it, 0, n - 1);
 out:
 	if (root == NODE_NONE)
@@ -687,7 +793,7 @@ out:
 }
 
 static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
-			     enum layout_goal goal);
+			     enum layout_goal goal, bool exhaustive);
 
 /* Trees this small cost less to build than to look up. */
 #define MEMO_MIN 8
@@ -698,12 +804,12 @@ static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
 uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout_goal goal)
 {
 	if (n < MEMO_MIN || n > SIZE_MAX / 4 / sizeof(uint32_t) - 2)
-		return layout_build(g, r, n, goal);
+		return layout_build(g, r, n, goal, false);
 	uint32_t buf[2 + 4 * 64];
 	uint32_t *key = 2 + 4 * n <= ARRAY_SIZE(buf) ? buf : malloc((2 + 4 * n) * sizeof(*key));
 	uint32_t maxid = 0;
 	if (!key)
-		return layout_build(g, r, n, goal);
+		return layout_build(g, r, n, goal, false);
 	key[0] = goal;
 	key[1] = (uint32_t)n;
 	for (size_t i = 0; i < n; i++) {
@@ -717,7 +823,7 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 	uint32_t root = dag_memo_get(g, key, 2 + 4 * n);
 	if (root == NODE_NONE && !g->oom) {
 		uint64_t work = g->work;
-		root = layout_build(g, r, n, goal);
+		root = layout_build(g, r, n, goal, false);
 		if (root != NODE_NONE && !g->oom)
 			dag_memo_put(g, key, 2 + 4 * n, root, root > maxid ? root : maxid,
 				     g->work - work);
@@ -727,10 +833,16 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 	return root;
 }
 
+uint32_t layout_tree_exhaustive(struct dag *g, const struct range *r, size_t n,
+				enum layout_goal goal)
+{
+	return layout_build(g, r, n, goal, true);
+}
+
 /* The search tree over N ranges for GOAL, by the exact search or, past DP_MAX, the large-tree
  * builders. */
 static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
-			     enum layout_goal goal)
+			     enum layout_goal goal, bool exhaustive)
 {
 	if (n == 0)
 		return NODE_NONE;
@@ -792,7 +904,7 @@ static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
 	}
 	uint32_t root;
 	if (m <= DP_MAX)
-		root = optimal(g, it, m, goal);
+		root = optimal(g, it, m, goal, exhaustive);
 	else if ((root = large(g, it, m, goal)) == NODE_NONE)
 		goto oom;
 	free(it);

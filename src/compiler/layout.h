@@ -24,6 +24,11 @@ enum layout_goal {
 	LAYOUT_ARGS_COMPACT,	/* size first: for programs that do not fit otherwise */
 };
 uint32_t layout_tree(struct dag *g, const struct range *ranges, size_t n, enum layout_goal goal);
+/* The same tree, built without the memo and with the exact search trying
+ * every split (no pruning): the reference the tests hold layout_tree()
+ * to. */
+uint32_t layout_tree_exhaustive(struct dag *g, const struct range *ranges, size_t n,
+				enum layout_goal goal);
 /* The search tree over RANGES (as layout_tree()) with the least weighted
  * depth among those whose worst path, measured as LAYOUT_NUMBERS measures
  * it, is at most SCMPC_HOT_SLACK above the least possible. */
