@@ -405,21 +405,41 @@ static void relax(const struct walker *L, const struct abi *ab, const uint32_t *
 	}
 }
 
-/* A template's action and conditions, hashed (FNV-1a over their bytes,
- * which the dedup compares with memcmp). */
+/* A template's action and conditions, hashed (FNV-1a over their fields).
+ * Field by field, not over the bytes: struct scmpc_cond has tail padding,
+ * which the compound literals that fill it leave as whatever the heap
+ * held, so that the dedup depended on the allocator's history and one
+ * policy lifted to different rule lists from run to run. */
+static uint64_t fnv(uint64_t h, uint64_t x)
+{
+	for (int i = 0; i < 8; i++, x >>= 8)
+		h = (h ^ (x & 0xff)) * 0x100000001b3ULL;
+	return h;
+}
+
 static uint64_t tmpl_hash(const struct tmpl *t)
 {
 	uint64_t h = 0xcbf29ce484222325ULL ^ t->action ^ ((uint64_t)t->nconds << 32);
-	const unsigned char *b = (const unsigned char *)t->conds;
-	for (size_t i = 0; i < t->nconds * sizeof(*t->conds); i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
+	for (size_t i = 0; i < t->nconds; i++) {
+		const struct scmpc_cond *c = &t->conds[i];
+		h = fnv(h, (uint64_t)c->arg << 32 | (uint32_t)c->op);
+		h = fnv(fnv(h, c->value), c->value2);
+		h = fnv(h, c->flags);
+	}
 	return h;
 }
 
 static bool tmpl_same(const struct tmpl *a, const struct tmpl *b)
 {
-	return a->action == b->action && a->nconds == b->nconds &&
-	       !memcmp(a->conds, b->conds, a->nconds * sizeof(*a->conds));
+	if (a->action != b->action || a->nconds != b->nconds)
+		return false;
+	for (size_t i = 0; i < a->nconds; i++) {
+		const struct scmpc_cond *x = &a->conds[i], *y = &b->conds[i];
+		if (x->arg != y->arg || x->op != y->op || x->value != y->value ||
+		    x->value2 != y->value2 || x->flags != y->flags)
+			return false;
+	}
+	return true;
 }
 
 /* The templates kept so far, by hash: indices + 1 into T (0: empty), a
