@@ -465,26 +465,25 @@ static void relax(const struct walker *L, const struct abi *ab, const uint32_t *
 	}
 }
 
-/* A template's action and conditions, hashed (FNV-1a over their fields).
- * Field by field, not over the bytes: struct scmpc_cond has tail padding,
- * which the compound literals that fill it leave as whatever the heap
- * held, so that the dedup depended on the allocator's history and one
- * policy lifted to different rule lists from run to run. */
-static uint64_t fnv(uint64_t h, uint64_t x)
+/* A template's action and conditions, hashed field by field, not over the
+ * bytes: struct scmpc_cond has tail padding, which the compound literals
+ * that fill it leave as whatever the heap held, so that the dedup
+ * depended on the allocator's history and one policy lifted to different
+ * rule lists from run to run.  A multiply per field, not per byte: the
+ * hash was 41% of a lift of issue #24's 3,611-instruction program. */
+static uint64_t mix(uint64_t h, uint64_t x)
 {
-	for (int i = 0; i < 8; i++, x >>= 8)
-		h = (h ^ (x & 0xff)) * 0x100000001b3ULL;
-	return h;
+	h = (h ^ x) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 32);
 }
 
 static uint64_t tmpl_hash(const struct tmpl *t)
 {
-	uint64_t h = 0xcbf29ce484222325ULL ^ t->action ^ ((uint64_t)t->nconds << 32);
+	uint64_t h = mix(t->action, t->nconds);
 	for (size_t i = 0; i < t->nconds; i++) {
 		const struct scmpc_cond *c = &t->conds[i];
-		h = fnv(h, (uint64_t)c->arg << 32 | (uint32_t)c->op);
-		h = fnv(fnv(h, c->value), c->value2);
-		h = fnv(h, c->flags);
+		h = mix(h, (uint64_t)c->arg << 40 | (uint64_t)c->op << 32 | c->flags);
+		h = mix(mix(h, c->value), c->value2);
 	}
 	return h;
 }
