@@ -16,6 +16,12 @@
 int answer_walk(struct walker *W, const struct sock_filter *const *progs, const size_t *lens,
 		size_t n, size_t max_paths, scmpc_diag *d);
 
+/* The same for PROGS[0..N-1) as the stack they make and PROGS[N-1] set
+ * against it (the engine's STACK_THEN mode): W->each as answer_walk()'s,
+ * ALLOW for a filter older than a KILL_PROCESS, which did not run. */
+int answer_walk_stack(struct walker *W, const struct sock_filter *const *progs,
+		      const size_t *lens, size_t n, size_t max_paths, scmpc_diag *d);
+
 /* CAND is less restrictive than BASE by the kernel's precedence, or as
  * restrictive with other data unless IGNORE_DATA. */
 bool answer_looser(uint32_t base, uint32_t cand, bool ignore_data);

@@ -31,19 +31,22 @@ struct scmpc_answer {
 
 /* ------------------------------------------------------------- the walk */
 
-int answer_walk(struct walker *W, const struct sock_filter *const *progs, const size_t *lens,
-		size_t n, size_t max_paths, scmpc_diag *d)
+/* answer_walk() in MODE (EACH, or STACK_THEN for a program against a
+ * stack). */
+static int walk_mode(struct walker *W, const struct sock_filter *const *progs, const size_t *lens,
+		     size_t n, enum walk_mode mode, size_t max_paths, scmpc_diag *d)
 {
 	memset(W, 0, sizeof(*W));
 	W->progs = progs;
 	W->lens = lens;
 	W->n = n;
-	W->mode = WALK_EACH;
+	W->mode = mode;
 	W->max_paths = max_paths ? max_paths : MAX_PATHS_DEFAULT;
 	W->d = d;
-	if (n == 0 || n > WALK_MAX_EACH)
-		return diag_err(d, -EINVAL, NULL, "%zu programs: 1 to %d can be compared", n,
-				WALK_MAX_EACH);
+	size_t least = mode == WALK_STACK_THEN ? 2 : 1;
+	if (n < least || n > WALK_MAX_EACH)
+		return diag_err(d, -EINVAL, NULL, "%zu programs: %zu to %d can be compared", n,
+				least, WALK_MAX_EACH);
 	for (size_t i = 0; i < n; i++) {
 		if (!progs[i] || !lens[i])
 			return diag_err(d, -EINVAL, NULL, "program %zu is empty", i + 1);
@@ -55,6 +58,18 @@ int answer_walk(struct walker *W, const struct sock_filter *const *progs, const 
 		}
 	}
 	return walk_paths(W);
+}
+
+int answer_walk(struct walker *W, const struct sock_filter *const *progs, const size_t *lens,
+		size_t n, size_t max_paths, scmpc_diag *d)
+{
+	return walk_mode(W, progs, lens, n, WALK_EACH, max_paths, d);
+}
+
+int answer_walk_stack(struct walker *W, const struct sock_filter *const *progs,
+		      const size_t *lens, size_t n, size_t max_paths, scmpc_diag *d)
+{
+	return walk_mode(W, progs, lens, n, WALK_STACK_THEN, max_paths, d);
 }
 
 /* --------------------------------------------------------- describing */

@@ -128,8 +128,12 @@ struct path {
  * as the kernel runs a stack of filters (newest first, the most
  * restrictive return wins, ties to the newer); EACH: every program runs
  * on the same call and each one's return is kept (walker.each), for
- * answers that compare programs. */
-enum walk_mode { WALK_ONE, WALK_STACK, WALK_EACH };
+ * answers that compare programs; STACK_THEN: programs 0..n-2 run as
+ * STACK does, then program n-1 on the same call, each return kept as
+ * EACH keeps it: a program set against a stack, whose filters older than
+ * a KILL_PROCESS need not run (EACH runs them) since nothing can change
+ * the stack's return; those count as returning ALLOW. */
+enum walk_mode { WALK_ONE, WALK_STACK, WALK_EACH, WALK_STACK_THEN };
 #define WALK_MAX_EACH 64
 
 struct walker {
@@ -149,7 +153,8 @@ struct walker {
 	uint32_t (*combine)(const uint32_t *rets, size_t n, void *ctx);
 	void *combine_ctx;
 	/* EACH: path i's returns, program j's at each[i * n + j], and the
-	 * RET instruction that gave it */
+	 * RET instruction that gave it (-1 for a filter STACK_THEN did not
+	 * run) */
 	uint32_t *each;
 	int32_t *each_insn;
 	size_t capeach, capeach_insn;

@@ -112,7 +112,7 @@ static int store(struct walker *L, const struct state *s, uint32_t r)
 		return walk_err(L, -E2BIG, s->prog, s->pc,
 			    "the program%s more than %zu paths (the bound, max_paths); stopped here",
 			    L->n > 1 ? "s have" : " has", L->max_paths);
-	if (L->visit && L->mode != WALK_EACH) {
+	if (L->visit && (L->mode == WALK_ONE || L->mode == WALK_STACK)) {
 		/* handed over, not kept: the caller judges it now */
 		struct path p = { .ret = r, .insn = s->acc_insn, .prog = s->acc_prog, .len = s->len };
 		memcpy(p.w, s->w, sizeof(p.w));
@@ -121,9 +121,11 @@ static int store(struct walker *L, const struct state *s, uint32_t r)
 	}
 	if (!array_reserve(&L->paths, &L->cappaths, L->npaths, sizeof(*L->paths), 256))
 		return diag_err(L->d, -ENOMEM, NULL, "out of memory");
-	if (L->mode == WALK_EACH &&
-	    (!array_reserve(&L->each, &L->capeach, (L->npaths + 1) * L->n, sizeof(*L->each), 256) ||
-	     !array_reserve(&L->each_insn, &L->capeach_insn, (L->npaths + 1) * L->n,
+	bool each = L->mode == WALK_EACH || L->mode == WALK_STACK_THEN;
+	size_t ne = L->n;
+	if (each &&
+	    (!array_reserve(&L->each, &L->capeach, (L->npaths + 1) * ne, sizeof(*L->each), 256) ||
+	     !array_reserve(&L->each_insn, &L->capeach_insn, (L->npaths + 1) * ne,
 			    sizeof(*L->each_insn), 256)))
 		return diag_err(L->d, -ENOMEM, NULL, "out of memory");
 	struct path *p = &L->paths[L->npaths];
@@ -132,9 +134,9 @@ static int store(struct walker *L, const struct state *s, uint32_t r)
 	p->prog = s->acc_prog;
 	p->len = s->len;
 	memcpy(p->w, s->w, sizeof(p->w));
-	if (L->mode == WALK_EACH) {
-		memcpy(&L->each[L->npaths * L->n], s->each, L->n * sizeof(*L->each));
-		memcpy(&L->each_insn[L->npaths * L->n], s->each_insn, L->n * sizeof(*L->each_insn));
+	if (each) {
+		memcpy(&L->each[L->npaths * ne], s->each, ne * sizeof(*L->each));
+		memcpy(&L->each_insn[L->npaths * ne], s->each_insn, ne * sizeof(*L->each_insn));
 	}
 	L->npaths++;
 	return 0;
@@ -160,7 +162,13 @@ static int finish(struct walker *L, struct state *s, uint32_t r, bool *more)
 			r = L->combine(s->each, L->n, L->combine_ctx);
 		return store(L, s, r);
 	}
-	if (L->mode == WALK_STACK) {
+	if (L->mode == WALK_STACK_THEN) {
+		s->each[s->prog] = r;
+		s->each_insn[s->prog] = (int32_t)s->pc;
+		if (s->prog == L->n - 1)
+			return store(L, s, r);	/* the last program, after the stack */
+	}
+	if (L->mode == WALK_STACK || L->mode == WALK_STACK_THEN) {
 		/* seccomp_run_filters(): newest first, a strictly lower
 		 * action replaces the result, so ties keep the newer one. */
 		if (act_rank(r) < act_rank(s->acc)) {
@@ -172,6 +180,14 @@ static int finish(struct walker *L, struct state *s, uint32_t r, bool *more)
 		 * change the result. */
 		if (s->prog > 0 && act_rank(s->acc) != act_rank(SCMPC_ACT_KILL_PROCESS)) {
 			next_prog(s);
+			*more = true;
+			return 0;
+		}
+		if (L->mode == WALK_STACK_THEN) {
+			/* the stack has decided: the last program runs on the
+			 * same call, whatever the stack returned */
+			next_prog(s);
+			s->prog = (uint16_t)(L->n - 1);
 			*more = true;
 			return 0;
 		}
@@ -462,7 +478,9 @@ int walk_paths(struct walker *L)
 {
 	struct state s0;
 	memset(&s0, 0, sizeof(s0));
-	s0.prog = (uint16_t)(L->n - 1);	/* the newest filter runs first */
+	/* the newest filter runs first (of the stack, STACK_THEN's last
+	 * program after it) */
+	s0.prog = (uint16_t)(L->n - (L->mode == WALK_STACK_THEN ? 2 : 1));
 	s0.acc = SCMPC_ACT_ALLOW;
 	s0.acc_insn = -1;
 	s0.acc_prog = s0.prog;
@@ -471,6 +489,10 @@ int walk_paths(struct walker *L)
 		s0.mem[i] = sym_const(0);
 	for (size_t i = 0; i < NWORDS; i++)
 		s0.w[i] = wcon_all;
+	for (size_t i = 0; i < WALK_MAX_EACH; i++) {
+		s0.each[i] = SCMPC_ACT_ALLOW;	/* STACK_THEN: a filter not run */
+		s0.each_insn[i] = -1;
+	}
 	int err = push(L, &s0);
 	while (!err && L->nstk) {
 		struct state s = L->stk[--L->nstk];

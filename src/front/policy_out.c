@@ -35,20 +35,133 @@ static const char *rule_name(const struct rule *r, enum scmpc_arch a)
 	return r->arch == a ? arch_syscall_name(arch_info(a), r->nr) : NULL;
 }
 
-/* Whether rules R and S say the same on ABI A (whose arguments are their
- * low words when it is 32-bit). */
+static int canon_conds(const struct rule *r, struct scmpc_cond *out, size_t *n);
+
+/* Condition C as an ABI reads it (a 32-bit one: the low words of the
+ * argument and of the values), in one form for one meaning: 1 in *OUT, 0
+ * when it holds for every value there, -1 when for none. */
+static int read_cond(struct scmpc_cond c, bool compat32, struct scmpc_cond *out)
+{
+	if (compat32) {
+		/* a0 > 0xffffffff, x86_64's high word other than 0 as
+		 * canon_conds() says it: no low word is above */
+		if (c.op == SCMPC_OP_GT && (uint32_t)c.value == 0xffffffffU)
+			return -1;
+		c.value &= 0xffffffffU;
+		c.value2 &= 0xffffffffU;
+		c.flags = 0;	/* every comparison is of the low word */
+		if (c.op == SCMPC_OP_EQ)
+			c = (struct scmpc_cond){ .arg = c.arg, .op = SCMPC_OP_MASKED_EQ,
+						 .value = 0xffffffffU, .value2 = c.value };
+	}
+	if (c.op == SCMPC_OP_MASKED_EQ) {
+		c.value2 &= c.value;
+		if (!c.value)
+			return 0;
+	}
+	*out = c;
+	return 1;
+}
+
+/* R's conditions as text: "args[0] >= 0x1 && args[0] != 0x8". */
+static void conds_text(const struct rule *r, char *buf, size_t len)
+{
+	static const char *const sym[] = {
+		[SCMPC_OP_EQ] = "==", [SCMPC_OP_NE] = "!=", [SCMPC_OP_LT] = "<",
+		[SCMPC_OP_LE] = "<=", [SCMPC_OP_GT] = ">", [SCMPC_OP_GE] = ">=",
+		[SCMPC_OP_MASKED_EQ] = "&",
+	};
+	size_t at = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->nconds && at < len; i++) {
+		const struct scmpc_cond *c = &r->conds[i];
+		const char *lo = (c->flags & SCMPC_COND_32BIT) ? ".lo" : "";
+		int n;
+		if (c->op == SCMPC_OP_MASKED_EQ)
+			n = snprintf(buf + at, len - at, "%sargs[%u]%s & %#" PRIx64 " == %#" PRIx64,
+				     i ? " && " : "", c->arg, lo, c->value, c->value2 & c->value);
+		else
+			n = snprintf(buf + at, len - at, "%sargs[%u]%s %s %#" PRIx64, i ? " && " : "",
+				     c->arg, lo, sym[c->op], c->value);
+		if (n < 0)
+			break;
+		at += (size_t)n;
+	}
+}
+
+static int cond_cmp(const void *pa, const void *pb)
+{
+	const struct scmpc_cond *a = pa, *b = pb;
+	if (a->arg != b->arg)
+		return a->arg < b->arg ? -1 : 1;
+	if (a->op != b->op)
+		return a->op < b->op ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	if (a->value2 != b->value2)
+		return a->value2 < b->value2 ? -1 : 1;
+	return (a->flags > b->flags) - (a->flags < b->flags);
+}
+
+/* R's conditions (canon_conds()) as an ABI of COMPAT32 reads them, sorted:
+ * 0, 1 when R matches no call there, -E2BIG when OCI cannot say them. */
+static int read_conds(const struct rule *r, bool compat32, struct scmpc_cond *out, size_t *n)
+{
+	struct scmpc_cond cc[64];
+	size_t ncc = 0;
+	int err = canon_conds(r, cc, &ncc);
+	*n = 0;
+	for (size_t i = 0; i < ncc && !err; i++) {
+		int k = read_cond(cc[i], compat32, &out[*n]);
+		if (k < 0)
+			return 1;
+		*n += (size_t)k;
+	}
+	qsort(out, *n, sizeof(*out), cond_cmp);
+	return err;
+}
+
+/* Whether rule R, written for OCI, matches no call on an ABI of COMPAT32. */
+static bool never_on(const struct rule *r, bool compat32)
+{
+	struct scmpc_cond a[64];
+	size_t na;
+	return read_conds(r, compat32, a, &na) == 1;
+}
+
+/* Whether rule R, written for OCI, says on an ABI of COMPAT32 what S (its
+ * rule) does there.  One profile entry serves every ABI and a 32-bit one
+ * reads only the low words: x86_64's a0 == 0 (a0.hi == 0 && a0.lo == 0 as
+ * lifted) is i386's a0.lo == 0 (the kernel gives a 32-bit call's
+ * arguments a zero high word, which the policy leaves free), so an
+ * allow-list of personality values is one entry for both. */
 static bool same_rule(const struct rule *r, const struct rule *s, bool compat32)
 {
-	if (r->action != s->action || r->nconds != s->nconds)
+	struct scmpc_cond a[64], b[64];
+	size_t na, nb;
+	if (r->action != s->action)
 		return false;
-	uint64_t m = compat32 ? 0xffffffffULL : UINT64_MAX;
-	for (size_t i = 0; i < r->nconds; i++) {
-		const struct scmpc_cond *a = &r->conds[i], *b = &s->conds[i];
-		if (a->arg != b->arg || a->op != b->op || ((a->value ^ b->value) & m) ||
-		    ((a->value2 ^ b->value2) & m) ||
-		    (!compat32 && (a->flags & SCMPC_COND_32BIT) != (b->flags & SCMPC_COND_32BIT)))
+	int ra = read_conds(r, compat32, a, &na), rb = read_conds(s, compat32, b, &nb);
+	if (ra < 0 || rb < 0) {
+		/* not for OCI to say (the writer names why): the same rule
+		 * word for word, as the ABI reads it */
+		uint64_t m = compat32 ? 0xffffffffULL : UINT64_MAX;
+		if (r->nconds != s->nconds)
 			return false;
+		for (size_t i = 0; i < r->nconds; i++) {
+			const struct scmpc_cond *x = &r->conds[i], *y = &s->conds[i];
+			if (x->arg != y->arg || x->op != y->op || ((x->value ^ y->value) & m) ||
+			    ((x->value2 ^ y->value2) & m) ||
+			    (!compat32 && x->flags != y->flags))
+				return false;
+		}
+		return true;
 	}
+	if (ra || rb || na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (cond_cmp(&a[i], &b[i]))
+			return false;
 	return true;
 }
 
@@ -132,6 +245,13 @@ static int canon_conds(const struct rule *r, struct scmpc_cond *out, size_t *n)
 		} else if (lo == 0) {
 			f.op = SCMPC_OP_LE;
 			f.value = hi;
+		} else if (max == UINT64_MAX && (uint32_t)lo == 0) {
+			/* a high word above some value, the low one free:
+			 * said as > so that a 32-bit ABI, which reads the
+			 * low words, finds no value above 0xffffffff (as >=
+			 * its low word would hold for every value) */
+			f.op = SCMPC_OP_GT;
+			f.value = lo - 1;
 		} else {
 			f.op = SCMPC_OP_GE;
 			f.value = lo;
@@ -192,6 +312,16 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 		if (home == SCMPC_ARCH_NONE)
 			home = p->narches ? p->arches[0] : SCMPC_ARCH_NONE;
 		const char *name = rule_name(r, home);
+		/* The entry is written as a 64-bit ABI's rules say it, if one
+		 * has the name: a 32-bit ABI reads that as its own (the low
+		 * words), never the other way round. */
+		for (size_t k = i + 1; name && home != SCMPC_ARCH_NONE &&
+				       arch_info(home)->compat32 && k < p->nrules; k++) {
+			const struct rule *s = &p->rules[k];
+			if (s->arch != SCMPC_ARCH_NONE && !arch_info(s->arch)->compat32 &&
+			    rule_name(s, s->arch) && !strcmp(rule_name(s, s->arch), name))
+				home = s->arch;
+		}
 		if (!name) {
 			err = diag_err(d, -ENOTSUP, NULL, "rule %zu: number %u on %s has no name, and "
 				       "an OCI profile names calls", i, r->nr,
@@ -215,19 +345,24 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 			enum scmpc_arch ab = p->arches[a];
 			if (ab == home || scmpc_syscall_resolve(ab, name) < 0)
 				continue;
+			/* the written rules AB reads as matching nothing
+			 * (x86_64's on a high word, on i386) are not AB's */
+			bool c32 = arch_info(ab)->compat32;
 			size_t k = 0;
 			bool same = true;
+			while (k < nm && never_on(&p->rules[mine[k]], c32))
+				k++;
 			for (size_t j = 0; j < p->nrules && same; j++) {
 				const struct rule *s = &p->rules[j];
 				if (!(s->arch == SCMPC_ARCH_NONE || s->arch == ab) || !rule_name(s, ab) ||
 				    strcmp(rule_name(s, ab), name))
 					continue;
-				same = k < nm && same_rule(&p->rules[mine[k]], s,
-							   arch_info(ab)->compat32 ||
-							   arch_info(home)->compat32);
+				same = k < nm && same_rule(&p->rules[mine[k]], s, c32);
 				if (same)
 					done[j] = true;
 				k++;
+				while (k < nm && never_on(&p->rules[mine[k]], c32))
+					k++;
 			}
 			if (!same || k != nm)
 				err = diag_err(d, -ENOTSUP, NULL, "%s is decided differently on %s and "
@@ -253,8 +388,14 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 			struct scmpc_cond cc[64];
 			size_t ncc = 0;
 			if ((err = canon_conds(s, cc, &ncc)) < 0) {
-				err = diag_err(d, -ENOTSUP, NULL, "%s: argument conditions OCI cannot "
-					       "say in one rule", name);
+				char what[256], act[32];
+				conds_text(s, what, sizeof(what));
+				scmpc_action_str(s->action, act, sizeof(act));
+				err = diag_err(d, -ENOTSUP, NULL, "%s: the rule %s -> %s compares "
+					       "an argument twice in a way no single comparison says "
+					       "(an interval, or never true), and an OCI entry that "
+					       "names an argument twice is two entries to runc, either "
+					       "one matching", name, what, act);
 				break;
 			}
 			if (ncc)

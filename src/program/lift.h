@@ -116,10 +116,14 @@ struct emitter {
 };
 
 /* The lifter's bound: word comparisons spent widening rules (relax()),
- * about 1.5 s on a 2-core CI machine.  A program whose paths per number
- * run into the thousands (issue #24's argument-heavy 2,400-instruction
- * programs take ~1e8) is refused naming it, never left to spin. */
-#define LIFT_MAX_STEPS (1ULL << 24)
+ * under a second on a 2-core CI machine.  A program whose paths per
+ * number run into the thousands (issue #24's argument-heavy 2,400-4,096-
+ * instruction programs take ~1e9) is refused naming it, never left to
+ * spin, after 2.5e9-2.9e9 instructions; the 1,334-instruction one needs
+ * 36M.  A word compared by its interval and cube is one step; a search of
+ * its values (wcon_disjoint()) costs about eight times that and counts so. */
+#define LIFT_SEARCH_STEPS 8
+#define LIFT_MAX_STEPS (1ULL << 26)
 
 static inline bool seg_is(const struct seg *s, uint32_t act)
 {

@@ -310,17 +310,50 @@ static unsigned wcon_weight(const struct wcon *c)
 struct blocker {
 	const struct path *o;
 	uint32_t apart;
+	/* k + 1 when, widening word k, no other word was found apart:
+	 * true for every try at word k, the other words staying put */
+	uint32_t stuck;
 };
+
+/* Whether A and B are apart by their intervals or cubes alone, which
+ * costs no search.  False says nothing. */
+static inline bool apart_bounds(const struct wcon *a, const struct wcon *b)
+{
+	return (a->lo > b->lo ? a->lo : b->lo) > (a->hi < b->hi ? a->hi : b->hi) ||
+	       ((a->m & b->m) & (a->v ^ b->v));
+}
+
+/* The same, or a single value of one that the other lacks. */
+static bool apart_plainly(const struct wcon *a, const struct wcon *b)
+{
+	if (apart_bounds(a, b))
+		return true;
+	if (a->lo == a->hi)
+		return !wcon_has(a, a->lo) || !wcon_has(b, a->lo);
+	if (b->lo == b->hi)
+		return !wcon_has(a, b->lo) || !wcon_has(b, b->lo);
+	return false;
+}
 
 /* A word of WORDS[0..NW) other than SKIP on which OUT is apart from O, or
  * NW when there is none. */
 static uint32_t apart_word(const struct path *out, const struct path *o, const uint32_t *words,
 			   uint32_t nw, uint32_t skip, uint64_t *steps)
 {
+	/* Paths that parted at a jump on a constant are apart on its word
+	 * plainly; most pairs are found so before any word is searched.
+	 * Any word apart will do: relax() asks whether one is, not which. */
 	for (uint32_t i = 0; i < nw; i++) {
 		if (i == skip)
 			continue;
 		++*steps;
+		if (apart_plainly(&out->w[words[i]], &o->w[words[i]]))
+			return i;
+	}
+	for (uint32_t i = 0; i < nw; i++) {
+		if (i == skip)
+			continue;
+		*steps += LIFT_SEARCH_STEPS;
 		if (wcon_disjoint(&out->w[words[i]], &o->w[words[i]]))
 			return i;
 	}
@@ -360,11 +393,19 @@ static void relax(const struct walker *L, const struct abi *ab, const uint32_t *
 		bool blocks = (o->ret == d && !d_rules) || scmpc_action_cmp(o->ret, p->ret) > 0;
 		if (q == pi || !blocks)
 			continue;
-		bk[nb] = (struct blocker){ o, apart_word(out, o, words, nw, nw, steps) };
+		/* a word whose interval or cube keeps it apart (most are,
+		 * nothing searched), else one a search finds */
+		uint32_t a = 0;
+		while (a < nw && (++*steps, !apart_bounds(&p->w[words[a]], &o->w[words[a]])))
+			a++;
+		if (a == nw)
+			a = apart_word(out, o, words, nw, nw, steps);
+		bk[nb] = (struct blocker){ o, a, 0 };
 		/* apart on no word these rules can test: no widening holds */
 		if (bk[nb++].apart == nw)
 			return;
 	}
+	uint32_t widened = 0;	/* words no longer as the path has them */
 	for (uint32_t k = 0; k < nw; k++) {
 		unsigned w = words[k];
 		/* Drop: everything; the cube and the excluded cubes (the
@@ -390,36 +431,74 @@ static void relax(const struct walker *L, const struct abi *ab, const uint32_t *
 				 * every widening, as it always did */
 				if (bk[b].apart != k)
 					continue;
-				++*steps;
+				*steps += LIFT_SEARCH_STEPS;
 				if (wcon_disjoint(&out->w[w], &bk[b].o->w[w]))
 					continue;
+				if (bk[b].stuck == k + 1) {
+					ok = false;
+					break;
+				}
+				/* a word not widened yet is as the path has it:
+				 * its interval or cube first, no search */
+				uint32_t j = 0;
+				while (j < nw && (j == k || (widened & (1U << j)) ||
+						  (++*steps, !apart_bounds(&p->w[words[j]],
+									   &bk[b].o->w[words[j]]))))
+					j++;
+				if (j < nw) {
+					bk[b].apart = j;
+					continue;
+				}
 				bk[b].apart = apart_word(out, bk[b].o, words, nw, k, steps);
 				ok = bk[b].apart < nw;
-				if (!ok)
+				if (!ok) {
 					bk[b].apart = k;	/* the kept value is apart there */
+					bk[b].stuck = k + 1;
+				}
 			}
-			if (ok)
+			if (ok) {
+				widened |= 1U << k;
 				break;
+			}
 			out->w[w] = keep;
 		}
 	}
 }
 
-/* A template's action and conditions, hashed (FNV-1a over their bytes,
- * which the dedup compares with memcmp). */
+/* A template's action and conditions, hashed field by field, not over the
+ * bytes: struct scmpc_cond has tail padding, which the compound literals
+ * that fill it leave as whatever the heap held, so that the dedup
+ * depended on the allocator's history and one policy lifted to different
+ * rule lists from run to run.  A multiply per field, not per byte: the
+ * hash was 41% of a lift of issue #24's 3,611-instruction program. */
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h = (h ^ x) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 32);
+}
+
 static uint64_t tmpl_hash(const struct tmpl *t)
 {
-	uint64_t h = 0xcbf29ce484222325ULL ^ t->action ^ ((uint64_t)t->nconds << 32);
-	const unsigned char *b = (const unsigned char *)t->conds;
-	for (size_t i = 0; i < t->nconds * sizeof(*t->conds); i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
+	uint64_t h = mix(t->action, t->nconds);
+	for (size_t i = 0; i < t->nconds; i++) {
+		const struct scmpc_cond *c = &t->conds[i];
+		h = mix(h, (uint64_t)c->arg << 40 | (uint64_t)c->op << 32 | c->flags);
+		h = mix(mix(h, c->value), c->value2);
+	}
 	return h;
 }
 
 static bool tmpl_same(const struct tmpl *a, const struct tmpl *b)
 {
-	return a->action == b->action && a->nconds == b->nconds &&
-	       !memcmp(a->conds, b->conds, a->nconds * sizeof(*a->conds));
+	if (a->action != b->action || a->nconds != b->nconds)
+		return false;
+	for (size_t i = 0; i < a->nconds; i++) {
+		const struct scmpc_cond *x = &a->conds[i], *y = &b->conds[i];
+		if (x->arg != y->arg || x->op != y->op || x->value != y->value ||
+		    x->value2 != y->value2 || x->flags != y->flags)
+			return false;
+	}
+	return true;
 }
 
 /* The templates kept so far, by hash: indices + 1 into T (0: empty), a
