@@ -938,7 +938,9 @@ int main(int argc, char **argv)
 	printf("\n== targets (scmpc, docker-default.json for x86_64)\n");
 	const struct result *dk = nres && !strcmp(res[0].label, "docker-default.json") ? &res[0]
 										   : NULL;
-	if (!dk || !dk->g[C_SCMPC].ok) {
+	if (families_only) {
+		printf("  n/a  --families: docker-default.json and the synthetic policies not run\n");
+	} else if (!dk || !dk->g[C_SCMPC].ok) {
 		target(false, "docker-default.json compiled by scmpc");
 	} else {
 		target(dk->g[C_SCMPC].len <= 300, "instructions %zu <= 300", dk->g[C_SCMPC].len);
@@ -967,7 +969,9 @@ int main(int argc, char **argv)
 		target(dk->ns[C_SCMPC] < 5000000ULL, "compile %.3f ms < 5 ms",
 		       dk->ns[C_SCMPC] / 1e6);
 	}
-	if (best_n)
+	if (families_only)
+		;	/* said above */
+	else if (best_n)
 		target(big_ns < 100000000ULL, "%zu-instruction synthetic compiles in %.3f ms < 100 ms",
 		       best_len, big_ns / 1e6);
 	else
@@ -1018,7 +1022,7 @@ int main(int argc, char **argv)
 				target(f->ebpf[C_SCMPC] <= f->ebpf[c], "%s: eBPF %zu <= %s's %zu",
 				       f->label, f->ebpf[C_SCMPC], comp_name[c], f->ebpf[c]);
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(rs); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rs) && !families_only; i++) {
 		if (!rs[i] || rs[i] > 8)
 			continue;
 		if (!g[i].ok[0] || !g[i].ok[1] || !g[i].ok[2] || !g[i].worst[0] || !g[i].worst[1]) {
