@@ -269,6 +269,7 @@ static struct seccomp_data probe(uint32_t arch, uint32_t nr, uint64_t a0)
 struct sizes {
 	size_t len[3], ebpf[3];
 	unsigned worst[3];
+	size_t smallest;	/* scmpc's SCMPC_COMPILE_SMALLEST program */
 };
 
 static struct sizes three_sizes(scmpc_policy *p, const char *what)
@@ -286,6 +287,12 @@ static struct sizes three_sizes(scmpc_policy *p, const char *what)
 	f[0] = malloc(z.len[0] * sizeof(*f[0]));
 	assert_non_null(f[0]);
 	memcpy(f[0], scmpc_prog_insns(prog), z.len[0] * sizeof(*f[0]));
+	scmpc_prog_free(prog);
+	prog = NULL;
+	o.flags = SCMPC_COMPILE_SMALLEST;
+	if (scmpc_compile(p, &o, &prog, d) < 0)
+		fail_msg("%s: compile for size: %s", what, scmpc_diag_message(d));
+	z.smallest = scmpc_prog_len(prog);
 	for (int level = 1; level <= 2; level++)
 		if (lsc_compile(p, level, &f[level], &z.len[level], err, sizeof(err)) < 0)
 			fail_msg("%s: libseccomp level %d: %s", what, level, err);
@@ -324,6 +331,8 @@ static void test_scattered_within_libseccomp(void **state)
 		struct sizes z = three_sizes(family_scattered(sizes[i]), what);
 		assert_true(z.len[0] <= z.len[1] && z.len[0] <= z.len[2]);
 		assert_true(z.worst[0] <= z.worst[1]);
+		/* Asked for the smallest program, never a larger one. */
+		assert_true(z.smallest <= z.len[0]);
 		/* Smaller, it is no larger in eBPF either (target A); as large
 		 * as the chain, a tree's split can cost one `ja` more (48
 		 * calls: 57 eBPF against 56). */

@@ -383,8 +383,14 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 				try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err,
 					    budget);
 		}
-		if (err == 0 && !(o->flags & SCMPC_COMPILE_SMALLEST) && chain != SIZE_MAX &&
-		    (*len > chain || bpf_ebpf_len(*insns, *len) > chain_ebpf))
+		/* For the smallest program the number trees get the fewest
+		 * tests too, with no slack spent on the path (figures of 0 leave
+		 * none): a scattered allowlist's chain is smaller than any
+		 * search of it, and SMALLEST is never larger than the default. */
+		if (err == 0 && (o->flags & SCMPC_COMPILE_SMALLEST))
+			try_capped(p, views, o, 0, 0, insns, len, budget);
+		else if (err == 0 && chain != SIZE_MAX &&
+			 (*len > chain || bpf_ebpf_len(*insns, *len) > chain_ebpf))
 			try_capped(p, views, o, chain, chain_ebpf, insns, len, budget);
 	}
 	/* Too big for one program, measured as such: not when the compiler's
