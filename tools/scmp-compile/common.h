@@ -284,6 +284,7 @@ void lift_opts_init(const struct cli *c, struct scmpc_lift_opts *lo, enum scmpc_
  * caller frees them, also on failure).  EXIT_OK, or the exit status after
  * printing why. */
 int load_stack_files(const struct cli *c, struct filter **fs, scmpc_prog ***progs);
+void free_stack_files(struct filter *fs, scmpc_prog **progs, size_t n);
 
 /* The stack PROGS[0..N) (oldest first) merged into one program: *POLICY
  * gets the lifted decision, *OUT its compiled program; NAMES name the

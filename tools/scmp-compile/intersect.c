@@ -110,10 +110,7 @@ static int run_intersect(struct cli *c)
 		n, n == 1 ? "" : "s", total, scmpc_prog_len(out));
 	status = EXIT_OK;
 out:
-	for (size_t i = 0; fs && i < n; i++)
-		filter_free(&fs[i]);
-	free(fs);
-	scmpc_prog_array_free(progs, progs ? n : 0);
+	free_stack_files(fs, progs, n);
 	free(names);
 	scmpc_prog_free(out);
 	scmpc_policy_free(p);

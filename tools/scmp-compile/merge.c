@@ -330,6 +330,15 @@ int load_stack_files(const struct cli *c, struct filter **fs, scmpc_prog ***prog
 	return EXIT_OK;
 }
 
+/* What load_stack_files() gave for N files, freed (either may be NULL). */
+void free_stack_files(struct filter *fs, scmpc_prog **progs, size_t n)
+{
+	for (size_t i = 0; fs && i < n; i++)
+		filter_free(&fs[i]);
+	free(fs);
+	scmpc_prog_array_free(progs, progs ? n : 0);
+}
+
 /* merge --canary ENFORCED CANDIDATE: one program deciding as ENFORCED but
  * logging each call CANDIDATE would stop; the calls it logs are listed. */
 static int run_canary(struct cli *c)
@@ -458,10 +467,7 @@ static int run_merge(struct cli *c)
 		goto out;
 	status = EXIT_OK;
 out:
-	for (size_t i = 0; fs && i < n; i++)
-		filter_free(&fs[i]);
-	free(fs);
-	scmpc_prog_array_free(progs, progs ? n : 0);
+	free_stack_files(fs, progs, n);
 	free(names);
 	free(labels);
 	scmpc_prog_free(merged);
