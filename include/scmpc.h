@@ -1883,6 +1883,11 @@ SCMPC_API void scmpc_prog_array_free(scmpc_prog **progs, size_t n);
  * (scmpc_verify_insns()).
  */
 #define SCMPC_LIFT_BAD_ARCH 0x1U	/* bad-arch action from the options, not the program */
+/* Every number no table of its ABI names (and -1) decided by the default,
+ * the unknown-syscall action or a limit, never by a rule: the shape an OCI
+ * profile, which names calls, can say (scmpc_policy_profile()).  Refused
+ * with -ENOTSUP when the program's decision has no such shape. */
+#define SCMPC_LIFT_NAMED 0x2U
 
 /**
  * struct scmpc_progress - Where long work reports how far it is.
@@ -2088,7 +2093,8 @@ struct scmpc_oci_opts {
 
 /**
  * scmpc_policy_profile() - write a policy as an OCI seccomp profile
- * @p: the policy, typically lifted (scmpc_intersect()'s *POLICY)
+ * @p: the policy, typically lifted with SCMPC_LIFT_NAMED (an intersection
+ *      lifted from scmpc_intersect()'s program)
  * @o: the runtime it is for (NULL: runc); refused when malformed
  * @out: the JSON text, malloc'ed, NUL-terminated
  * @len: its length in bytes
@@ -2096,10 +2102,14 @@ struct scmpc_oci_opts {
  *
  * One entry per rule, named as OCI names calls: one list for every ABI
  * of the profile, so a call must be decided alike on every ABI that has
- * it.  What cannot be said is refused with -ENOTSUP naming it: a number
- * no table names, a 32-bit order comparison, an argument compared twice
- * in one rule unless the comparisons fold into one (runc makes that two
- * rules).  For runc's modes each limit's number is named, with the
+ * it.  A rule whose argument's values no single comparison says (an
+ * interval, values left out with !=, the low word alone compared by order
+ * on a 64-bit ABI) becomes one entry per aligned block of those values,
+ * each a masked equality (at most 128): the blocks are disjoint and share
+ * the rule's action, so runc, which makes an argument named twice in one
+ * entry two rules, matches them as the rule.  What cannot be said is
+ * refused with -ENOTSUP naming it: a number no table names, a rule past
+ * 128 blocks.  For runc's modes each limit's number is named, with the
  * default action, so that runc's stub starts there.  The runtime's
  * reading (libseccomp's order, what numbers above every name get) is not
  * modelled: prove the profile's compile in O->runtime's mode against the

@@ -135,7 +135,7 @@ int lift_programs(const struct sock_filter *const *progs, const size_t *lens, si
 	if (n > UINT16_MAX || (mode == WALK_EACH && n > WALK_MAX_EACH))
 		return diag_err(d, -E2BIG, NULL, "%zu filters: at most %u can be merged", n,
 				mode == WALK_EACH ? WALK_MAX_EACH : UINT16_MAX);
-	if (opts.flags & ~SCMPC_LIFT_BAD_ARCH)
+	if (opts.flags & ~(SCMPC_LIFT_BAD_ARCH | SCMPC_LIFT_NAMED))
 		return diag_err(d, -EINVAL, NULL, "unknown scmpc_lift_opts flags 0x%x", opts.flags);
 	if ((opts.flags & SCMPC_LIFT_BAD_ARCH) && !scmpc_action_valid(opts.bad_arch_action))
 		return diag_err(d, -EINVAL, NULL, "invalid bad-arch action 0x%08x",
@@ -245,7 +245,7 @@ int lift_programs(const struct sock_filter *const *progs, const size_t *lens, si
 	if (err < 0)
 		goto out;
 
-	struct fitp f = { .D = B };
+	struct fitp f = { .D = B, .named = opts.flags & SCMPC_LIFT_NAMED };
 	int opts_lim[SCMPC_ARCH_COUNT] = { 0 };
 	bool any = false;
 	for (size_t i = 0; i < nab; i++)
@@ -300,6 +300,7 @@ int lift_programs(const struct sock_filter *const *progs, const size_t *lens, si
 	em.L = &L;
 	em.p = p;
 	em.D = f.D;
+	em.disjoint = f.named;
 	if (any && lift_plan_all(abis, nab, &f, opts_lim, &em, &err) == COST_INF) {
 		if (err >= 0)
 			err = diag_err(d, -EPROTO, NULL, "internal error: the plan fails when written");

@@ -77,6 +77,7 @@ struct fitp {
 	bool U_set;
 	uint32_t U;		/* the unknown-syscall action */
 	enum scmpc_unknown_threshold thr;
+	bool named;	/* SCMPC_LIFT_NAMED: no rule on an unnamed number */
 };
 
 #define COST_INF UINT64_MAX
@@ -108,6 +109,7 @@ struct emitter {
 	struct walker *L;
 	scmpc_policy *p;
 	uint32_t D;
+	bool disjoint;	/* SCMPC_LIFT_NAMED: no rule overlaps one of another action */
 	size_t nrules;
 	/* The templates of the last segment written, reused for its numbers. */
 	const void *key;

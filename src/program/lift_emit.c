@@ -361,8 +361,8 @@ static uint32_t apart_word(const struct path *out, const struct path *o, const u
 }
 
 static void relax(const struct walker *L, const struct abi *ab, const uint32_t *idx, uint32_t n,
-		  uint32_t pi, uint32_t d, bool d_rules, struct blocker *bk, uint64_t *steps,
-		  struct path *out)
+		  uint32_t pi, uint32_t d, bool d_rules, bool disjoint, struct blocker *bk,
+		  uint64_t *steps, struct path *out)
 {
 	const struct path *p = &L->paths[idx[pi]];
 	uint32_t words[12], nw = 0;
@@ -390,7 +390,11 @@ static void relax(const struct walker *L, const struct abi *ab, const uint32_t *
 	size_t nb = 0;
 	for (uint32_t q = 0; q < n; q++) {
 		const struct path *o = &L->paths[idx[q]];
-		bool blocks = (o->ret == d && !d_rules) || scmpc_action_cmp(o->ret, p->ret) > 0;
+		/* Under the runtimes' reading (libseccomp's order of
+		 * comparisons, not the most restrictive match) only rules
+		 * apart from every other action's mean what they say. */
+		bool blocks = (o->ret == d && !d_rules) || scmpc_action_cmp(o->ret, p->ret) > 0 ||
+			      (disjoint && o->ret != p->ret);
 		if (q == pi || !blocks)
 			continue;
 		/* a word whose interval or cube keeps it apart (most are,
@@ -564,7 +568,7 @@ static int set_tmpls(struct emitter *e, const struct abi *ab, const uint32_t *id
 			break;
 		}
 		struct path wide;
-		relax(e->L, ab, idx, n, i, e->D, d_rules, bk, &e->relax_steps, &wide);
+		relax(e->L, ab, idx, n, i, e->D, d_rules, e->disjoint, bk, &e->relax_steps, &wide);
 		size_t mark = t->n;
 		int err = lift_path_rules(ab, &wide, idx[i], false, t);
 		if (err == -ERANGE) {

@@ -197,6 +197,8 @@ static uint64_t abi_plan(struct abi *ab, const struct fitp *f, const struct dec 
 				    seg_is(&ab->segs[j], f->D))
 					pl->name_t = true;
 			if (pl->name_t) {
+				if (f->named && !arch_syscall_name(ab->info, (uint32_t)t))
+					return COST_INF;
 				cost++;
 				if (e && (*err = lift_emit_name(e, ab, (uint32_t)t)) < 0)
 					return COST_INF;
@@ -220,6 +222,9 @@ static uint64_t abi_plan(struct abi *ab, const struct fitp *f, const struct dec 
 			cost += end - x + 1;
 			if (cost > MAX_RULE_NUMBERS)
 				return COST_INF;
+			for (uint64_t y = x; f->named && y <= end; y++)
+				if (!arch_syscall_name(ab->info, (uint32_t)y))
+					return COST_INF;
 			if (s->dep)
 				drules += (end - x + 1) * dep_rules(s->rw, s->nrw, f->D);
 			if (e && (*err = lift_emit_numbers(e, ab, s, (uint32_t)x, (uint32_t)end)) < 0)
@@ -227,6 +232,8 @@ static uint64_t abi_plan(struct abi *ab, const struct fitp *f, const struct dec 
 		}
 	}
 	if (m1_rules && !(pl->lim && m1_lim) && !dec_is(m1_rules, f->D)) {
+		if (f->named)
+			return COST_INF;	/* -1 has no name */
 		pl->m1 = true;
 		cost++;
 		if (m1_rules->dep)
@@ -362,6 +369,7 @@ int lift_fit(struct walker *L, struct abi *abis, size_t nab, struct fitp *best, 
 	uint32_t cand[64];
 	size_t nc = 0;
 	int err = 0, tmp[SCMPC_ARCH_COUNT];
+	bool named = best->named;
 	for (size_t i = 0; i < nab; i++) {
 		if (!abis[i].in)
 			continue;
@@ -382,7 +390,8 @@ int lift_fit(struct walker *L, struct abi *abis, size_t nab, struct fitp *best, 
 				if (ui < nc && ui == di)
 					continue;
 				struct fitp f = { cand[di], ui < nc, ui < nc ? cand[ui] : 0,
-						  thr ? SCMPC_UNKNOWN_POLICY_MAX : SCMPC_UNKNOWN_TABLE_MAX };
+						  thr ? SCMPC_UNKNOWN_POLICY_MAX : SCMPC_UNKNOWN_TABLE_MAX,
+						  named };
 				uint64_t cost = lift_plan_all(abis, nab, &f, tmp, NULL, &err);
 				if (cost < best_cost) {
 					best_cost = cost;
@@ -392,6 +401,10 @@ int lift_fit(struct walker *L, struct abi *abis, size_t nab, struct fitp *best, 
 			}
 	if (best_cost != COST_INF)
 		return 0;
+	if (named)
+		return diag_err(L->d, -ENOTSUP, NULL, "the program decides numbers no table names "
+				"otherwise than one default, unknown-syscall action and limit per "
+				"ABI can, which a policy that names calls needs (SCMPC_LIFT_NAMED)");
 	/* Say where it fails: the first large segment of an action other
 	 * than the most common one. */
 	for (size_t i = 0; i < nab; i++) {
