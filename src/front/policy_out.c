@@ -3,10 +3,11 @@
  * A policy written as an OCI seccomp profile: what a lifted program (an
  * intersection, say) becomes for runc and crun.  OCI names calls, one
  * list for every ABI of the profile, so each name must be decided alike
- * on every ABI that has it; a rule by a number no table names, a 32-bit
- * order comparison, or an argument compared twice in one rule whose
- * comparisons do not fold into one (runc makes that two rules) cannot
- * be said and are refused naming them.  In runc's modes each limit's
+ * on every ABI that has it; a rule by a number no table names cannot be
+ * said and is refused naming it.  An argument compared twice in one rule
+ * is two rules to runc, either one matching: comparisons that fold into
+ * one are written as one, others as one entry per aligned block of the
+ * values they allow (split_conds()).  In runc's modes each limit's
  * number is named (with the default action) so that runc's stub starts
  * where the limit does.  What the runtime then makes of the profile is
  * for the caller to prove (scmpc_diff() of its compile against the
@@ -261,6 +262,248 @@ static int canon_conds(const struct rule *r, struct scmpc_cond *out, size_t *n)
 	return 0;
 }
 
+/* Entries one rule may become when an argument's values are no single
+ * comparison: each a block of MASKED_EQ, so a few dozen cover any run of
+ * intervals a lift gives (a 32-bit interval is at most 62 blocks). */
+#define MAX_PIECES 128
+
+static bool is_order(enum scmpc_op op)
+{
+	return op == SCMPC_OP_LT || op == SCMPC_OP_LE || op == SCMPC_OP_GT || op == SCMPC_OP_GE ||
+	       op == SCMPC_OP_EQ;
+}
+
+/* The values of argument ARG (of the width FLAGS gives) that C's order and
+ * != conditions on it allow, as sorted disjoint intervals in LO/HI (at most
+ * CAP): their number, or -1 when a masked comparison also names the
+ * argument (not said by intervals). */
+static int arg_intervals(const struct scmpc_cond *c, size_t n, unsigned arg, unsigned flags,
+			 uint64_t *lo, uint64_t *hi, size_t cap)
+{
+	uint64_t max = (flags & SCMPC_COND_32BIT) ? 0xffffffffU : UINT64_MAX;
+	uint64_t a = 0, b = max;
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].arg != arg || c[i].flags != flags)
+			continue;
+		uint64_t v = c[i].value & max;
+		switch (c[i].op) {
+		case SCMPC_OP_EQ: a = v > a ? v : a; b = v < b ? v : b; break;
+		case SCMPC_OP_GE: a = v > a ? v : a; break;
+		case SCMPC_OP_GT: if (v == max) return 0; a = v + 1 > a ? v + 1 : a; break;
+		case SCMPC_OP_LE: b = v < b ? v : b; break;
+		case SCMPC_OP_LT: if (v == 0) return 0; b = v - 1 < b ? v - 1 : b; break;
+		case SCMPC_OP_NE: break;
+		default: return -1;
+		}
+	}
+	if (a > b)
+		return 0;
+	size_t k = 1;
+	lo[0] = a;
+	hi[0] = b;
+	/* each != cuts the interval holding its value */
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].arg != arg || c[i].flags != flags || c[i].op != SCMPC_OP_NE)
+			continue;
+		uint64_t v = c[i].value & max;
+		for (size_t j = 0; j < k; j++) {
+			if (v < lo[j] || v > hi[j])
+				continue;
+			if (lo[j] == hi[j]) {
+				memmove(&lo[j], &lo[j + 1], (k - j - 1) * sizeof(*lo));
+				memmove(&hi[j], &hi[j + 1], (k - j - 1) * sizeof(*hi));
+				k--;
+			} else if (v == lo[j]) {
+				lo[j]++;
+			} else if (v == hi[j]) {
+				hi[j]--;
+			} else {
+				if (k == cap)
+					return -1;
+				memmove(&lo[j + 1], &lo[j], (k - j) * sizeof(*lo));
+				memmove(&hi[j + 1], &hi[j], (k - j) * sizeof(*hi));
+				hi[j] = v - 1;
+				lo[j + 1] = v + 1;
+				k++;
+			}
+			break;
+		}
+	}
+	return (int)k;
+}
+
+/* Whether conditions CC[N] (canon_conds()'s) are one OCI entry on a home
+ * ABI of COMPAT32: each argument named once, and on a 64-bit home a
+ * comparison of the low word alone an equality (masked: the high word
+ * free), the one form OCI has for it. */
+static bool one_entry(const struct scmpc_cond *cc, size_t n, bool compat32)
+{
+	unsigned used = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (used & (1U << cc[i].arg))
+			return false;
+		used |= 1U << cc[i].arg;
+		if ((cc[i].flags & SCMPC_COND_32BIT) && !compat32 && cc[i].op != SCMPC_OP_EQ &&
+		    cc[i].op != SCMPC_OP_MASKED_EQ)
+			return false;
+	}
+	return true;
+}
+
+/* Where split_conds() gathers its entries: each WIDTH conditions wide. */
+struct pieces {
+	struct scmpc_cond *out;
+	size_t *nc;
+	size_t n, width;
+	bool compat32;
+};
+
+/* R as entries into PS, cutting one argument's values at a time into
+ * aligned blocks until each piece is one entry. */
+static int split_rec(const struct rule *r, struct pieces *ps)
+{
+	struct scmpc_cond cc[64];
+	size_t ncc = 0;
+	if (r->nconds > 64)
+		return -E2BIG;
+	if (canon_conds(r, cc, &ncc) == 0 && one_entry(cc, ncc, ps->compat32)) {
+		if (ps->n == MAX_PIECES)
+			return -E2BIG;
+		memcpy(&ps->out[ps->n * ps->width], cc, ncc * sizeof(*cc));
+		ps->nc[ps->n++] = ncc;
+		return 0;
+	}
+	/* the first argument (and width) said by order or != comparisons
+	 * that are not one entry: several, or the low word's alone */
+	for (size_t i = 0; i < r->nconds; i++) {
+		const struct scmpc_cond *c = &r->conds[i];
+		if (!is_order(c->op) && c->op != SCMPC_OP_NE)
+			continue;
+		size_t same = 0;
+		for (size_t j = 0; j < r->nconds; j++)
+			same += r->conds[j].arg == c->arg && r->conds[j].flags == c->flags;
+		if (same < 2 && !((c->flags & SCMPC_COND_32BIT) && !ps->compat32 &&
+				  c->op != SCMPC_OP_EQ))
+			continue;
+		uint64_t lo[MAX_PIECES], hi[MAX_PIECES];
+		int k = arg_intervals(r->conds, r->nconds, c->arg, c->flags, lo, hi, MAX_PIECES);
+		if (k < 0)
+			continue;	/* masked as well: not said by intervals */
+		/* the rest, then one block of the argument */
+		struct rule piece = *r;
+		struct scmpc_cond pc[64];
+		size_t np = 0;
+		for (size_t j = 0; j < r->nconds; j++)
+			if (r->conds[j].arg != c->arg || r->conds[j].flags != c->flags)
+				pc[np++] = r->conds[j];
+		piece.conds = pc;
+		piece.nconds = np + 1;
+		uint64_t max = (c->flags & SCMPC_COND_32BIT) ? 0xffffffffU : UINT64_MAX;
+		for (int j = 0; j < k; j++) {
+			for (uint64_t v = lo[j];;) {
+				/* the largest block from V that starts aligned
+				 * to its size and ends inside the interval */
+				uint64_t m = 0;
+				while (m != max && !(v & (2 * m + 1)) && 2 * m + 1 <= hi[j] - v)
+					m = 2 * m + 1;
+				pc[np] = (struct scmpc_cond){ .arg = c->arg, .op = SCMPC_OP_MASKED_EQ,
+							      .value = max & ~m, .value2 = v,
+							      .flags = c->flags };
+				int err = split_rec(&piece, ps);
+				if (err < 0)
+					return err;
+				if (m >= hi[j] - v)
+					break;
+				v += m + 1;
+			}
+		}
+		return 0;	/* k == 0: never holds, no entry */
+	}
+	return -E2BIG;
+}
+
+/* Rule R's conditions as entries OCI can say on a home ABI of COMPAT32,
+ * in OUT (each R->nconds + 1 conditions wide, NC[i] of them), *N entries:
+ * one when R is one already, else one per aligned block of the values an
+ * argument's comparisons allow, which runc reads as a masked equality
+ * each.  The blocks are disjoint and of R's action, so either runtime
+ * matches them as it would R.  0, or -E2BIG when R is none of these or
+ * needs more than MAX_PIECES entries. */
+static int split_conds(const struct rule *r, bool compat32, struct scmpc_cond *out, size_t *nc,
+		       size_t *n)
+{
+	struct pieces ps = { out, nc, 0, r->nconds + 1, compat32 };
+	int err = split_rec(r, &ps);
+	*n = ps.n;
+	return err;
+}
+
+/* One profile entry: NAME with action AN (ACTION, its DATA) on the
+ * conditions CC[N] (canon_conds()'s), as read on an ABI whose home is
+ * COMPAT32 or not.  0, or -ENOTSUP naming what runc cannot say. */
+static int write_entry(struct textbuf *t, bool first, const char *name, const char *an,
+		       uint32_t action, uint32_t data, const struct scmpc_cond *cc, size_t n,
+		       bool compat32, scmpc_diag *d)
+{
+	textbuf_put(t, "%s\n\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": \"%s\"",
+		    first ? "" : ",", name, an);
+	if ((action & 0xffff0000U) == SCMPC_ACT_ERRNO(0) ||
+	    (action & 0xffff0000U) == SCMPC_ACT_TRACE(0))
+		textbuf_put(t, ",\n\t\t\t\"errnoRet\": %" PRIu32, data);
+	if (n)
+		textbuf_put(t, ",\n\t\t\t\"args\": [");
+	unsigned used = 0;
+	for (size_t c = 0; c < n; c++) {
+		const struct scmpc_cond *cd = &cc[c];
+		uint64_t v = cd->value, v2 = cd->value2;
+		enum scmpc_op op = cd->op;
+		if (used & (1U << cd->arg))
+			return diag_err(d, -ENOTSUP, NULL, "%s: argument %u is compared twice in "
+					"one rule, which runc makes two rules", name, cd->arg);
+		used |= 1U << cd->arg;
+		if ((cd->flags & SCMPC_COND_32BIT) && !compat32) {
+			/* the low word alone: only equality says it */
+			if (op != SCMPC_OP_EQ && op != SCMPC_OP_MASKED_EQ)
+				return diag_err(d, -ENOTSUP, NULL, "%s: a 32-bit order comparison "
+						"of argument %u", name, cd->arg);
+			if (op == SCMPC_OP_EQ) {
+				v2 = v & 0xffffffffU;
+				v = 0xffffffffU;
+			} else {
+				v &= 0xffffffffU;
+			}
+			op = SCMPC_OP_MASKED_EQ;
+		}
+		if (op == SCMPC_OP_MASKED_EQ)
+			textbuf_put(t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64 ", "
+				    "\"valueTwo\": %" PRIu64 ", \"op\": \"%s\"}", c ? "," : "",
+				    cd->arg, v, v2 & v, op_names[op]);
+		else
+			textbuf_put(t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64
+				    ", \"op\": \"%s\"}", c ? "," : "", cd->arg, v, op_names[op]);
+	}
+	if (n)
+		textbuf_put(t, "\n\t\t\t]");
+	textbuf_put(t, "\n\t\t}");
+	return 0;
+}
+
+/* Whether ABI AB, which has no rule for NAME, already decides it as the
+ * N unconditional rules from R on (one, or copies of one action) say:
+ * the entry written for another ABI then says nothing new on AB (x32's
+ * limit deciding what x86_64 names a rule for, say). */
+static bool decided_as(const scmpc_policy *p, enum scmpc_arch ab, const char *name,
+		       const struct rule *r, size_t n)
+{
+	if (n != 1 || r->nconds)
+		return false;
+	int nr = scmpc_syscall_resolve(ab, name);
+	if (nr < 0)
+		return false;
+	struct seccomp_data sd = { .nr = nr, .arch = arch_info(ab)->audit };
+	return scmpc_policy_eval(p, &sd, NULL) == r->action;
+}
+
 SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci_opts *o,
 				   char **out, size_t *len, scmpc_diag *d)
 {
@@ -364,6 +607,8 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 				while (k < nm && never_on(&p->rules[mine[k]], c32))
 					k++;
 			}
+			if (same && k != nm && k == 0 && decided_as(p, ab, name, &p->rules[mine[0]], nm))
+				k = nm;
 			if (!same || k != nm)
 				err = diag_err(d, -ENOTSUP, NULL, "%s is decided differently on %s and "
 					       "%s, and an OCI profile has one list of calls for every "
@@ -379,62 +624,33 @@ SCMPC_API int scmpc_policy_profile(const scmpc_policy *p, const struct scmpc_oci
 					       s->action);
 				break;
 			}
-			textbuf_put(&t, "%s\n\t\t{\n\t\t\t\"names\": [\"%s\"],\n\t\t\t\"action\": \"%s\"",
-			    first ? "" : ",", name, an);
-			first = false;
-			if ((s->action & 0xffff0000U) == SCMPC_ACT_ERRNO(0) ||
-			    (s->action & 0xffff0000U) == SCMPC_ACT_TRACE(0))
-				textbuf_put(&t, ",\n\t\t\t\"errnoRet\": %" PRIu32, data);
-			struct scmpc_cond cc[64];
-			size_t ncc = 0;
-			if ((err = canon_conds(s, cc, &ncc)) < 0) {
+			size_t npieces = 0, pieces_n[MAX_PIECES];
+			struct scmpc_cond *pieces = malloc(MAX_PIECES * (s->nconds + 1) *
+							   sizeof(*pieces));
+			if (!pieces) {
+				err = diag_err(d, -ENOMEM, NULL, "out of memory");
+				break;
+			}
+			if (split_conds(s, arch_info(home)->compat32, pieces, pieces_n, &npieces) < 0) {
+				free(pieces);
 				char what[256], act[32];
 				conds_text(s, what, sizeof(what));
 				scmpc_action_str(s->action, act, sizeof(act));
 				err = diag_err(d, -ENOTSUP, NULL, "%s: the rule %s -> %s compares "
-					       "an argument twice in a way no single comparison says "
-					       "(an interval, or never true), and an OCI entry that "
-					       "names an argument twice is two entries to runc, either "
-					       "one matching", name, what, act);
+					       "an argument in a way neither one comparison nor "
+					       "%d masked ones say (or never holds), and an OCI "
+					       "entry that names an argument twice is two entries "
+					       "to runc, either one matching", name, what, act,
+					       MAX_PIECES);
 				break;
 			}
-			if (ncc)
-				textbuf_put(&t, ",\n\t\t\t\"args\": [");
-			unsigned used = 0;
-			for (size_t c = 0; c < ncc && !err; c++) {
-				const struct scmpc_cond *cd = &cc[c];
-				uint64_t v = cd->value, v2 = cd->value2;
-				enum scmpc_op op = cd->op;
-				if (used & (1U << cd->arg))
-					err = diag_err(d, -ENOTSUP, NULL, "%s: argument %u is compared "
-						       "twice in one rule, which runc makes two rules",
-						       name, cd->arg);
-				used |= 1U << cd->arg;
-				if ((cd->flags & SCMPC_COND_32BIT) && !arch_info(home)->compat32) {
-					/* the low word alone: only equality says it */
-					if (op != SCMPC_OP_EQ && op != SCMPC_OP_MASKED_EQ)
-						err = diag_err(d, -ENOTSUP, NULL, "%s: a 32-bit order "
-							       "comparison of argument %u", name,
-							       cd->arg);
-					if (op == SCMPC_OP_EQ) {
-						v2 = v & 0xffffffffU;
-						v = 0xffffffffU;
-					} else {
-						v &= 0xffffffffU;
-					}
-					op = SCMPC_OP_MASKED_EQ;
-				}
-				if (op == SCMPC_OP_MASKED_EQ)
-					textbuf_put(&t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64 ", "
-					    "\"valueTwo\": %" PRIu64 ", \"op\": \"%s\"}", c ? "," : "",
-					    cd->arg, v, v2 & v, op_names[op]);
-				else
-					textbuf_put(&t, "%s\n\t\t\t\t{\"index\": %u, \"value\": %" PRIu64
-					    ", \"op\": \"%s\"}", c ? "," : "", cd->arg, v, op_names[op]);
+			for (size_t pi = 0; pi < npieces && !err; pi++) {
+				err = write_entry(&t, first, name, an, s->action, data,
+						  &pieces[pi * (s->nconds + 1)], pieces_n[pi],
+						  arch_info(home)->compat32, d);
+				first = false;
 			}
-			if (ncc)
-				textbuf_put(&t, "\n\t\t\t]");
-			textbuf_put(&t, "\n\t\t}");
+			free(pieces);
 		}
 		free(mine);
 	}

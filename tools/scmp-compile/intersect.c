@@ -9,10 +9,9 @@
 
 #include "common.h"
 
-/* The intersection OUT (lifted as P) as an OCI profile for --runtime,
- * written only when its compile in that mode is proven to decide every
- * call as OUT does. */
-static int write_oci(const struct cli *c, const scmpc_policy *p, const scmpc_prog *out)
+/* The intersection OUT as an OCI profile for --runtime, written only when
+ * its compile in that mode is proven to decide every call as OUT does. */
+static int write_oci(const struct cli *c, const scmpc_prog *out)
 {
 	struct scmpc_oci_opts oo = { .sz = sizeof(oo), .runtime = c->runtime };
 	scmpc_diag *d = scmpc_diag_new();
@@ -27,7 +26,18 @@ static int write_oci(const struct cli *c, const scmpc_policy *p, const scmpc_pro
 		errorf("%s", strerror(ENOMEM));
 		return -1;
 	}
-	if ((err = scmpc_policy_profile(p, &oo, &json, &len, d)) < 0) {
+	/* The intersection lifted again, in the shape a profile can say:
+	 * what no table names decided by the default, the unknown-syscall
+	 * action or a limit (the merge's lift may have chosen rules there). */
+	struct scmpc_lift_opts lo = { .sz = sizeof(lo), .flags = SCMPC_LIFT_NAMED };
+	scmpc_policy *named = NULL;
+	if ((err = scmpc_lift(scmpc_prog_insns(out), scmpc_prog_len(out), &lo, &named, d)) < 0) {
+		report_diag("intersect -f oci", d, err);
+		goto out;
+	}
+	err = scmpc_policy_profile(named, &oo, &json, &len, d);
+	scmpc_policy_free(named);
+	if (err < 0) {
 		report_diag("intersect -f oci", d, err);
 		goto out;
 	}
@@ -98,7 +108,7 @@ static int run_intersect(struct cli *c)
 	 * and proves it (merge_programs() reports its errors by input). */
 	if (merge_programs(names, progs, n, c->quiet, &p, &out))
 		goto out;
-	if (format == FORMAT_OCI ? write_oci(c, p, out) : write_program(c, "intersect", p, out,
+	if (format == FORMAT_OCI ? write_oci(c, out) : write_program(c, "intersect", p, out,
 										 format))
 		goto out;
 	size_t total = 0;
