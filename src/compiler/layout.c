@@ -1184,11 +1184,18 @@ static void cap_fill(struct cap_dp *dp, const struct chain_tab *chains, const ui
 		if (split >= zij + ne)
 			continue;
 		const struct cap_cell *l = CAP(dp, i, k, 0), *r = CAP(dp, k + 1, j, 0);
-		for (size_t room = 0; split + room < zij + ne; room++) {
-			struct cap_cell *c = &b[split + room - zij];
+		size_t rooms = zij + ne - split;
+		for (size_t room = 0; room < rooms; room++) {
+			struct cap_cell *c = &b[split - zij + room];
 			for (size_t e1 = 0; e1 <= room; e1++) {
+				/* cap_better()'s order, each figure summed only
+				 * when the ones before it tie */
 				int f = imax(l[e1].f, r[room - e1].f) + 1;
+				if (f > c->f)
+					continue;
 				uint32_t z = (uint32_t)l[e1].z + r[room - e1].z + 1;
+				if (f == c->f && z > c->z)
+					continue;
 				uint64_t s = l[e1].s + r[room - e1].s + w;
 				if (cap_better(f, z, s, c))
 					*c = (struct cap_cell){ .f = f, .z = (uint16_t)z, .s = s,
@@ -1227,12 +1234,21 @@ static uint32_t cap_costs(struct cap_dp *dp, size_t i, size_t j, uint32_t chain,
 		return cost[0] < z ? cost[0] : z;
 	}
 	const uint16_t *row = &dp->zmin[i * n + i], *col = &dp->zcol[j * n + i + 1];
-	size_t m = j - i;
-	for (size_t k = 0; k < m; k++)
+	size_t m = j - i, k = 0;
+	/* two running minima, so that the compares do not wait on each other */
+	uint32_t z1 = z;
+	for (; k + 2 <= m; k += 2) {
+		uint32_t c0 = (uint32_t)row[k] + col[k] + 1, c1 = (uint32_t)row[k + 1] + col[k + 1] + 1;
+		cost[k] = c0;
+		cost[k + 1] = c1;
+		z = c0 < z ? c0 : z;
+		z1 = c1 < z1 ? c1 : z1;
+	}
+	for (; k < m; k++) {
 		cost[k] = (uint32_t)row[k] + col[k] + 1;
-	for (size_t k = 0; k < m; k++)
 		z = cost[k] < z ? cost[k] : z;
-	return z;
+	}
+	return z1 < z ? z1 : z;
 }
 
 static uint32_t cap_build(struct dag *g, const struct cap_dp *dp, const struct item *it, size_t i,
