@@ -237,6 +237,10 @@ static bool better(const struct dp *dp, int f, uint64_t s, uint32_t z, int bf, u
 #define S_BITS 33	/* weighted depth of one cell (a split sums two) */
 #define Z_BITS 15	/* instructions of one cell */
 
+/* The worst key, when it comes first, is the word's top field: f_window()
+ * compares whole words against it. */
+_Static_assert(S_BITS + 1 + Z_BITS + 1 + F_BITS + 1 == 64, "the worst key is the top field");
+
 struct packing {
 	unsigned f, s, z;	/* shift of each field */
 	bool f_first;		/* the worst key is the first criterion */
@@ -269,6 +273,7 @@ static bool goal_packing(enum layout_goal goal, struct packing *pk)
 struct split_scan {
 	const uint64_t *row, *col;
 	uint64_t fmask;		/* the worst-key field */
+	const uint64_t *rrow, *rcol;	/* the same cells less their worst key (f_window()) */
 };
 
 /* Split K's word: the larger worst key, the other fields summed. */
@@ -281,7 +286,7 @@ static inline uint64_t split_word(const struct split_scan *sc, size_t k)
 /* Split K's word less its worst key: the order among splits of one worst key. */
 static inline uint64_t split_rest(const struct split_scan *sc, size_t k)
 {
-	return (sc->row[k] & ~sc->fmask) + (sc->col[k] & ~sc->fmask);
+	return sc->rrow[k] + sc->rcol[k];
 }
 
 /* The first k in [i, j) with the least split word; two running minima,
@@ -344,16 +349,19 @@ static size_t f_window(const struct split_scan *sc, size_t i, size_t j, size_t c
 		s = a - 1;
 	}
 	/* Walk out from S over the run, keeping the first least word: to
-	 * the left a tie moves to the earlier split, to the right it stays. */
-	uint64_t bv = split_rest(sc, s);
+	 * the left a tie moves to the earlier split, to the right it stays.
+	 * The worst key is the top field (goal_packing()), so a cell's is at
+	 * most BEST when the whole word is at most BEST with every lower bit
+	 * set. */
+	uint64_t bv = split_rest(sc, s), top = best | ~fmask;
 	size_t kb = s;
-	for (size_t l = s; l > i && (col[l - 1] & fmask) <= best; l--) {
+	for (size_t l = s; l > i && col[l - 1] <= top; l--) {
 		uint64_t v = split_rest(sc, l - 1);
 		bool le = v <= bv;
 		bv = le ? v : bv;
 		kb = le ? l - 1 : kb;
 	}
-	for (size_t r = s + 1; r < j && (row[r] & fmask) <= best; r++) {
+	for (size_t r = s + 1; r < j && row[r] <= top; r++) {
 		uint64_t v = split_rest(sc, r);
 		bool lt = v < bv;
 		bv = lt ? v : bv;
@@ -512,9 +520,12 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 	size_t n = dp->n;
 	uint64_t fmask = ((1ULL << (F_BITS + 1)) - 1) << pk.f;
 	uint64_t smask = (1ULL << (S_BITS + 1)) - 1, zmask = (1ULL << (Z_BITS + 1)) - 1;
-	uint64_t *cell = malloc(n * n * sizeof(*cell));
-	if (!cell)
+	uint64_t *cell = malloc(n * n * sizeof(*cell)), *rest = malloc(n * n * sizeof(*rest));
+	if (!cell || !rest) {
+		free(cell);
+		free(rest);
 		return false;
+	}
 	/*
 	 * f_window() needs F not to fall along row i (cells (i, i..j - 1))
 	 * nor up column j (cells (i + 1..j, j)); ROW[i] and COL[j] say so
@@ -528,12 +539,14 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 	bool row[DP_MAX], col[DP_MAX], all = pk.f_first && !exhaustive;
 	for (size_t i = 0; i < n; i++) {
 		AT(cell, i, i) = (uint64_t)(it[i].key - kmin) << pk.f;
+		AT(rest, i, i) = 0;
 		row[i] = col[i] = all;
 	}
 	for (size_t len = 2; len <= n; len++) {
 		for (size_t i = 0; i + len <= n; i++) {
 			size_t j = i + len - 1, k;
-			struct split_scan sc = { &AT(cell, i, 0), &AT(cell, j, 0) + 1, fmask };
+			struct split_scan sc = { &AT(cell, i, 0), &AT(cell, j, 0) + 1, fmask,
+						 &AT(rest, i, 0), &AT(rest, j, 0) + 1 };
 			if (row[i] && col[j] && len >= WINDOW_MIN) {
 				/* each cell's crossing kept in the split table's
 				 * lower half, which is otherwise unused */
@@ -552,6 +565,7 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 			AT(dp->split, i, j) = chain_wins(dp, i, j, &bf, &bs, &bz) ? -1 : (int16_t)k;
 			uint64_t f = (uint64_t)(bf - kmin) << pk.f;
 			AT(cell, i, j) = AT(cell, j, i) = f + (bs << pk.s) + ((uint64_t)bz << pk.z);
+			AT(rest, i, j) = AT(rest, j, i) = AT(cell, i, j) & ~fmask;
 			bool rise_row = f >= (AT(cell, i, j - 1) & fmask);
 			bool rise_col = f >= (AT(cell, i + 1, j) & fmask);
 			row[i] = row[i] && rise_row;
@@ -560,6 +574,7 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 		}
 	}
 	free(cell);
+	free(rest);
 	return true;
 }
 
