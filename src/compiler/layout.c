@@ -273,7 +273,6 @@ static bool goal_packing(enum layout_goal goal, struct packing *pk)
 struct split_scan {
 	const uint64_t *row, *col;
 	uint64_t fmask;		/* the worst-key field */
-	const uint64_t *rrow, *rcol;	/* the same cells less their worst key (f_window()) */
 };
 
 /* Split K's word: the larger worst key, the other fields summed. */
@@ -286,7 +285,7 @@ static inline uint64_t split_word(const struct split_scan *sc, size_t k)
 /* Split K's word less its worst key: the order among splits of one worst key. */
 static inline uint64_t split_rest(const struct split_scan *sc, size_t k)
 {
-	return sc->rrow[k] + sc->rcol[k];
+	return (sc->row[k] & ~sc->fmask) + (sc->col[k] & ~sc->fmask);
 }
 
 /* The first k in [i, j) with the least split word; two running minima,
@@ -520,12 +519,9 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 	size_t n = dp->n;
 	uint64_t fmask = ((1ULL << (F_BITS + 1)) - 1) << pk.f;
 	uint64_t smask = (1ULL << (S_BITS + 1)) - 1, zmask = (1ULL << (Z_BITS + 1)) - 1;
-	uint64_t *cell = malloc(n * n * sizeof(*cell)), *rest = malloc(n * n * sizeof(*rest));
-	if (!cell || !rest) {
-		free(cell);
-		free(rest);
+	uint64_t *cell = malloc(n * n * sizeof(*cell));
+	if (!cell)
 		return false;
-	}
 	/*
 	 * f_window() needs F not to fall along row i (cells (i, i..j - 1))
 	 * nor up column j (cells (i + 1..j, j)); ROW[i] and COL[j] say so
@@ -539,14 +535,12 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 	bool row[DP_MAX], col[DP_MAX], all = pk.f_first && !exhaustive;
 	for (size_t i = 0; i < n; i++) {
 		AT(cell, i, i) = (uint64_t)(it[i].key - kmin) << pk.f;
-		AT(rest, i, i) = 0;
 		row[i] = col[i] = all;
 	}
 	for (size_t len = 2; len <= n; len++) {
 		for (size_t i = 0; i + len <= n; i++) {
 			size_t j = i + len - 1, k;
-			struct split_scan sc = { &AT(cell, i, 0), &AT(cell, j, 0) + 1, fmask,
-						 &AT(rest, i, 0), &AT(rest, j, 0) + 1 };
+			struct split_scan sc = { &AT(cell, i, 0), &AT(cell, j, 0) + 1, fmask };
 			if (row[i] && col[j] && len >= WINDOW_MIN) {
 				/* each cell's crossing kept in the split table's
 				 * lower half, which is otherwise unused */
@@ -565,7 +559,6 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 			AT(dp->split, i, j) = chain_wins(dp, i, j, &bf, &bs, &bz) ? -1 : (int16_t)k;
 			uint64_t f = (uint64_t)(bf - kmin) << pk.f;
 			AT(cell, i, j) = AT(cell, j, i) = f + (bs << pk.s) + ((uint64_t)bz << pk.z);
-			AT(rest, i, j) = AT(rest, j, i) = AT(cell, i, j) & ~fmask;
 			bool rise_row = f >= (AT(cell, i, j - 1) & fmask);
 			bool rise_col = f >= (AT(cell, i + 1, j) & fmask);
 			row[i] = row[i] && rise_row;
@@ -574,7 +567,6 @@ static bool dp_packed(struct dp *dp, const struct item *it, const uint64_t *wsum
 		}
 	}
 	free(cell);
-	free(rest);
 	return true;
 }
 
