@@ -262,6 +262,40 @@ static void test_search_matches_exhaustive(void **state)
 	assert_int_equal(cases, 600 * 4);
 }
 
+/*
+ * layout_capped() sums each split's fewest tests in one pass over a row
+ * and a transposed column (cap_costs() in src/compiler/layout.c);
+ * layout_capped_plain() sums them index by index as the search first did.
+ * Every slack and both counts (tests, eBPF) must build the same tree.
+ */
+static void test_capped_matches_plain(void **state)
+{
+	(void)state;
+	struct testutil_rng rng;
+	testutil_rng_seed(&rng, 2626);
+	static struct range r[200];
+	unsigned cases = 0;
+	for (unsigned round = 0; round < 160; round++) {
+		struct dag g;
+		dag_init(&g);
+		enum shape shape = (enum shape)(round % SHAPE_NSHAPES);
+		size_t n = random_ranges(&rng, &g, shape, r, round % 8 ? 40 : 120);
+		for (unsigned slack = 0; slack <= LAYOUT_SLACK_MAX; slack++) {
+			for (int ebpf = 0; ebpf < 2; ebpf++) {
+				uint32_t fast = layout_capped(&g, r, n, slack, ebpf);
+				uint32_t slow = layout_capped_plain(&g, r, n, slack, ebpf);
+				assert_int_not_equal(fast, NODE_NONE);
+				if (fast != slow)
+					fail_msg("round %u, %zu ranges, slack %u, ebpf %d: trees differ",
+						 round, n, slack, ebpf);
+				cases++;
+			}
+		}
+		dag_fini(&g);
+	}
+	assert_int_equal(cases, 160 * (LAYOUT_SLACK_MAX + 1) * 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_memo_keeps_kept_trial),
 		cmocka_unit_test(test_value_sets_decide),
 		cmocka_unit_test(test_search_matches_exhaustive),
+		cmocka_unit_test(test_capped_matches_plain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -148,8 +148,9 @@ int nr_map_init(struct nr_map *m, const scmpc_policy *p, const struct arch_view 
 	if (!collect_cuts(&c, p, views, audit))
 		goto out;
 	/* at most one call per run; none moves once made (segments point
-	 * at them) */
-	m->calls = calloc(c.n, sizeof(*m->calls));
+	 * at them).  call_rules_init() clears each before it fills it, and
+	 * only the first ncalls are read. */
+	m->calls = malloc(c.n * sizeof(*m->calls));
 	if (!m->calls)
 		goto out;
 	for (size_t i = 0; i < c.n; i++) {

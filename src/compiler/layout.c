@@ -237,6 +237,10 @@ static bool better(const struct dp *dp, int f, uint64_t s, uint32_t z, int bf, u
 #define S_BITS 33	/* weighted depth of one cell (a split sums two) */
 #define Z_BITS 15	/* instructions of one cell */
 
+/* The worst key, when it comes first, is the word's top field: f_window()
+ * compares whole words against it. */
+_Static_assert(S_BITS + 1 + Z_BITS + 1 + F_BITS + 1 == 64, "the worst key is the top field");
+
 struct packing {
 	unsigned f, s, z;	/* shift of each field */
 	bool f_first;		/* the worst key is the first criterion */
@@ -344,16 +348,19 @@ static size_t f_window(const struct split_scan *sc, size_t i, size_t j, size_t c
 		s = a - 1;
 	}
 	/* Walk out from S over the run, keeping the first least word: to
-	 * the left a tie moves to the earlier split, to the right it stays. */
-	uint64_t bv = split_rest(sc, s);
+	 * the left a tie moves to the earlier split, to the right it stays.
+	 * The worst key is the top field (goal_packing()), so a cell's is at
+	 * most BEST when the whole word is at most BEST with every lower bit
+	 * set. */
+	uint64_t bv = split_rest(sc, s), top = best | ~fmask;
 	size_t kb = s;
-	for (size_t l = s; l > i && (col[l - 1] & fmask) <= best; l--) {
+	for (size_t l = s; l > i && col[l - 1] <= top; l--) {
 		uint64_t v = split_rest(sc, l - 1);
 		bool le = v <= bv;
 		bv = le ? v : bv;
 		kb = le ? l - 1 : kb;
 	}
-	for (size_t r = s + 1; r < j && (row[r] & fmask) <= best; r++) {
+	for (size_t r = s + 1; r < j && row[r] <= top; r++) {
 		uint64_t v = split_rest(sc, r);
 		bool lt = v < bv;
 		bv = lt ? v : bv;
@@ -1148,6 +1155,9 @@ struct cap_dp {
 	bool ebpf;		/* a test between two leaves counts twice */
 	struct cap_cell *c;	/* (i, j, e) at c[(i * n + j) * ne + e] */
 	uint16_t *zmin;		/* (i, j) at zmin[i * n + j] */
+	uint16_t *zcol;		/* the same, (i, j) at zcol[j * n + i]: a column read in a row */
+	uint32_t *cost;		/* per split k of the interval at hand, at cost[k - i]: its
+				   fewest tests, zmin(i, k) + zmin(k + 1, j) + 1 */
 };
 
 #define CAP(dp, i, j, e) (&(dp)->c[((i) * (dp)->n + (j)) * (dp)->ne + (e)])
@@ -1160,8 +1170,8 @@ static bool cap_better(int f, uint32_t z, uint64_t s, const struct cap_cell *b)
 }
 
 /* The cells (I, J, 0..NE - 1) from the smaller intervals' cells: the
- * chain, then each split whose own cost leaves some of the extra, its
- * halves sharing what is left every way. */
+ * chain, then each split whose own cost (DP->cost, cap_costs()) leaves
+ * some of the extra, its halves sharing what is left every way. */
 static void cap_fill(struct cap_dp *dp, const struct chain_tab *chains, const uint64_t *wsum,
 		     size_t i, size_t j)
 {
@@ -1177,16 +1187,22 @@ static void cap_fill(struct cap_dp *dp, const struct chain_tab *chains, const ui
 						  .s = ch->s, .k = -1 };
 	}
 	for (size_t k = i; k < j; k++) {
-		uint32_t split = dp->zmin[i * n + k] + dp->zmin[(k + 1) * n + j] + 1 +
-				 (dp->ebpf && k == i && k + 1 == j);
+		uint32_t split = dp->cost[k - i];
 		if (split >= zij + ne)
 			continue;
 		const struct cap_cell *l = CAP(dp, i, k, 0), *r = CAP(dp, k + 1, j, 0);
-		for (size_t room = 0; split + room < zij + ne; room++) {
-			struct cap_cell *c = &b[split + room - zij];
+		size_t rooms = zij + ne - split;
+		for (size_t room = 0; room < rooms; room++) {
+			struct cap_cell *c = &b[split - zij + room];
 			for (size_t e1 = 0; e1 <= room; e1++) {
+				/* cap_better()'s order, each figure summed only
+				 * when the ones before it tie */
 				int f = imax(l[e1].f, r[room - e1].f) + 1;
+				if (f > c->f)
+					continue;
 				uint32_t z = (uint32_t)l[e1].z + r[room - e1].z + 1;
+				if (f == c->f && z > c->z)
+					continue;
 				uint64_t s = l[e1].s + r[room - e1].s + w;
 				if (cap_better(f, z, s, c))
 					*c = (struct cap_cell){ .f = f, .z = (uint16_t)z, .s = s,
@@ -1195,6 +1211,51 @@ static void cap_fill(struct cap_dp *dp, const struct chain_tab *chains, const ui
 			}
 		}
 	}
+}
+
+/*
+ * The fewest tests of each split of [I, J] into DP->cost, and the least of
+ * them and CHAIN (the chain's) returned: zmin(I, J).  The DP reads each
+ * split's cost twice (for zmin, then to pick the splits that leave some
+ * extra), and the sum runs along row I of zmin and down column J, which
+ * zcol holds as a row, so that it is one pass over two arrays the
+ * compiler can vectorise.  Only a split between two single items, of an
+ * interval of two, ends in two leaves and costs the eBPF count its `ja`.
+ * PLAIN (for the tests) sums each split as the DP did before, index by
+ * index.
+ */
+static uint32_t cap_costs(struct cap_dp *dp, size_t i, size_t j, uint32_t chain, bool plain)
+{
+	size_t n = dp->n;
+	uint32_t z = chain, *cost = dp->cost;
+	if (plain) {
+		for (size_t k = i; k < j; k++) {
+			cost[k - i] = dp->zmin[i * n + k] + dp->zmin[(k + 1) * n + j] + 1 +
+				      (dp->ebpf && k == i && k + 1 == j);
+			z = cost[k - i] < z ? cost[k - i] : z;
+		}
+		return z;
+	}
+	if (j == i + 1) {
+		cost[0] = 1 + dp->ebpf;
+		return cost[0] < z ? cost[0] : z;
+	}
+	const uint16_t *row = &dp->zmin[i * n + i], *col = &dp->zcol[j * n + i + 1];
+	size_t m = j - i, k = 0;
+	/* two running minima, so that the compares do not wait on each other */
+	uint32_t z1 = z;
+	for (; k + 2 <= m; k += 2) {
+		uint32_t c0 = (uint32_t)row[k] + col[k] + 1, c1 = (uint32_t)row[k + 1] + col[k + 1] + 1;
+		cost[k] = c0;
+		cost[k + 1] = c1;
+		z = c0 < z ? c0 : z;
+		z1 = c1 < z1 ? c1 : z1;
+	}
+	for (; k < m; k++) {
+		cost[k] = (uint32_t)row[k] + col[k] + 1;
+		z = cost[k] < z ? cost[k] : z;
+	}
+	return z1 < z ? z1 : z;
 }
 
 static uint32_t cap_build(struct dag *g, const struct cap_dp *dp, const struct item *it, size_t i,
@@ -1216,7 +1277,8 @@ static uint32_t cap_build(struct dag *g, const struct cap_dp *dp, const struct i
 	return dag_jmp(g, BPF_JGE, it[k + 1].lo, right, left);
 }
 
-uint32_t layout_capped(struct dag *g, const struct range *r, size_t n, unsigned slack, bool ebpf)
+static uint32_t capped_build(struct dag *g, const struct range *r, size_t n, unsigned slack,
+			     bool ebpf, bool plain)
 {
 	if (n > DP_MAX || n < 2)
 		return layout_tree(g, r, n, LAYOUT_NUMBERS_SIZE);
@@ -1229,9 +1291,12 @@ uint32_t layout_capped(struct dag *g, const struct range *r, size_t n, unsigned 
 	struct chain_tab chains = { 0 };
 	struct cap_dp dp = { .n = n, .ne = ne, .ebpf = ebpf,
 			     .c = malloc(n * n * ne * sizeof(*dp.c)),
-			     .zmin = malloc(n * n * sizeof(*dp.zmin)) };
+			     .zmin = malloc(n * n * sizeof(*dp.zmin)),
+			     .zcol = malloc(n * n * sizeof(*dp.zcol)),
+			     .cost = malloc(n * sizeof(*dp.cost)) };
 	uint32_t root = NODE_NONE;
-	if (!it || !wsum || !dp.c || !dp.zmin || !dag_charge(g, splits * ne))
+	if (!it || !wsum || !dp.c || !dp.zmin || !dp.zcol || !dp.cost ||
+	    !dag_charge(g, splits * ne))
 		goto out;
 	/* The items as layout_build() makes them for LAYOUT_NUMBERS_SIZE on
 	 * a tree this small: cold ranges pushed down, none merged ahead. */
@@ -1252,14 +1317,9 @@ uint32_t layout_capped(struct dag *g, const struct range *r, size_t n, unsigned 
 			uint32_t z = 0;
 			if (len > 1) {
 				const struct chain_cell *ch = chain_at(&chains, i, j);
-				z = ch ? ch->z + ebpf : UINT16_MAX;
-				for (size_t k = i; k < j; k++) {
-					uint32_t sz = dp.zmin[i * n + k] + dp.zmin[(k + 1) * n + j] + 1 +
-						      (ebpf && k == i && k + 1 == j);
-					z = sz < z ? sz : z;
-				}
+				z = cap_costs(&dp, i, j, ch ? ch->z + ebpf : UINT16_MAX, plain);
 			}
-			dp.zmin[i * n + j] = (uint16_t)z;
+			dp.zmin[i * n + j] = dp.zcol[j * n + i] = (uint16_t)z;
 			if (len > 1)
 				cap_fill(&dp, &chains, wsum, i, j);
 			else
@@ -1276,5 +1336,18 @@ out:
 	free(chains.c);
 	free(dp.c);
 	free(dp.zmin);
+	free(dp.zcol);
+	free(dp.cost);
 	return root;
+}
+
+uint32_t layout_capped(struct dag *g, const struct range *r, size_t n, unsigned slack, bool ebpf)
+{
+	return capped_build(g, r, n, slack, ebpf, false);
+}
+
+uint32_t layout_capped_plain(struct dag *g, const struct range *r, size_t n, unsigned slack,
+			     bool ebpf)
+{
+	return capped_build(g, r, n, slack, ebpf, true);
 }

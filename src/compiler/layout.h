@@ -41,6 +41,10 @@ uint32_t hot_layout(struct dag *g, const struct range *ranges, size_t n);
 uint32_t layout_capped(struct dag *g, const struct range *ranges, size_t n, unsigned slack,
 		       bool ebpf);
 #define LAYOUT_SLACK_MAX 4	/* the most slack layout_capped() spends */
+/* The same tree, each split's cost summed index by index as the search
+ * first did: the reference the tests hold layout_capped() to. */
+uint32_t layout_capped_plain(struct dag *g, const struct range *ranges, size_t n, unsigned slack,
+			     bool ebpf);
 
 /* Append [lo, ...) -> node to a growing array, merging with the last range
  * when it decides the same.  Returns false on ENOMEM. */
