@@ -124,6 +124,12 @@ static void word_text(struct text *t, const struct wcon *c, const char *name, bo
 		sep = " && ";
 	}
 	for (const struct ne *e = c->ne; e; e = e->next) {
+		/* two filters' walks can exclude one value twice: once */
+		const struct ne *f = c->ne;
+		while (f != e && (f->m != e->m || f->v != e->v))
+			f = f->next;
+		if (f != e)
+			continue;
 		if (e->m == UINT32_MAX)
 			put(t, "%s%s != %#" PRIx32, sep, name, e->v);
 		else
