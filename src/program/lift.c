@@ -73,9 +73,12 @@ static int bad_arch(const struct walker *L, uint32_t *out)
 static void abis_free(struct abi *abis, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		for (size_t j = 0; j < abis[i].nsegs; j++)
+		for (size_t j = 0; j < abis[i].nsegs; j++) {
 			free(abis[i].segs[j].rw);
+			lift_tmpls_free(&abis[i].segs[j].all);
+		}
 		free(abis[i].m1.rw);
+		lift_tmpls_free(&abis[i].m1.all);
 		free(abis[i].segs);
 		free(abis[i].idx);
 	}
@@ -233,14 +236,19 @@ int lift_programs(const struct sock_filter *const *progs, const size_t *lens, si
 		goto out;
 	for (size_t i = 0; i < nab && !err; i++) {
 		struct abi *ab = &abis[i];
-		for (size_t j = 0; j < ab->nsegs && ab->in && !err; j++)
-			if (ab->segs[j].dep)
-				err = lift_weigh(&L, ab, &ab->idx[ab->segs[j].first], ab->segs[j].n,
-					    &ab->segs[j].rw, &ab->segs[j].nrw);
-		if (!err && ab->in && ab->m1.dep && lift_m1_host(abis, nab, ab))
-			err = lift_weigh(&L, ab, &ab->idx[ab->m1.first], ab->m1.n, &ab->m1.rw, &ab->m1.nrw);
-		if (err == -ENOMEM)
-			err = diag_err(d, err, NULL, "out of memory");
+		for (size_t j = 0; j < ab->nsegs && ab->in && !err; j++) {
+			struct seg *s = &ab->segs[j];
+			if (!s->dep)
+				continue;
+			err = lift_weigh(&L, ab, &ab->idx[s->first], s->n, s->lo, &em.relax_steps,
+					 &s->rw, &s->nrw, &s->all);
+			s->all_ab = ab;
+		}
+		if (!err && ab->in && ab->m1.dep && lift_m1_host(abis, nab, ab)) {
+			err = lift_weigh(&L, ab, &ab->idx[ab->m1.first], ab->m1.n, 0xffffffffU,
+					 &em.relax_steps, &ab->m1.rw, &ab->m1.nrw, &ab->m1.all);
+			ab->m1.all_ab = ab;
+		}
 	}
 	if (err < 0)
 		goto out;

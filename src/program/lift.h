@@ -17,6 +17,19 @@
 #define MAX_RULES (1U << 20)
 #define MAX_ALTS 4096		/* alternatives one path's argument sets split into */
 
+/* A rule to add for each number of a segment. */
+struct tmpl {
+	uint32_t action;
+	struct scmpc_cond *conds;
+	size_t nconds;
+	uint32_t path;
+};
+
+struct tmpls {
+	struct tmpl *v;
+	size_t n, cap;
+};
+
 /* The rules a number of an argument-dependent segment needs for the paths
  * ending in RET: a default other than RET pays them. */
 struct retw {
@@ -32,6 +45,8 @@ struct seg {
 	uint32_t first, n;	/* its paths: idx[first .. first + n) */
 	struct retw *rw;	/* dep: rules per action, to weigh defaults */
 	size_t nrw;
+	struct tmpls all;	/* dep: the rules of every action, weighed on ABI all_ab */
+	const struct abi *all_ab;
 };
 
 /* The decision of nr == -1 under an AUDIT_ARCH. */
@@ -41,6 +56,8 @@ struct dec {
 	uint32_t first, n;
 	struct retw *rw;
 	size_t nrw;
+	struct tmpls all;
+	const struct abi *all_ab;
 };
 
 /* How lift_fit() lets the policy say one ABI's decision. */
@@ -92,19 +109,6 @@ struct alts {
 	size_t n, cap;
 };
 
-/* A rule to add for each number of a segment. */
-struct tmpl {
-	uint32_t action;
-	struct scmpc_cond *conds;
-	size_t nconds;
-	uint32_t path;
-};
-
-struct tmpls {
-	struct tmpl *v;
-	size_t n, cap;
-};
-
 struct emitter {
 	struct walker *L;
 	scmpc_policy *p;
@@ -117,15 +121,16 @@ struct emitter {
 	uint64_t relax_steps;	/* word comparisons spent widening rules */
 };
 
-/* The lifter's bound: word comparisons spent widening rules (relax()),
- * under a second on a 2-core CI machine.  A program whose paths per
- * number run into the thousands (issue #24's argument-heavy 2,400-4,096-
- * instruction programs take ~1e9) is refused naming it, never left to
- * spin, after 2.5e9-2.9e9 instructions; the 1,334-instruction one needs
- * 36M.  A word compared by its interval and cube is one step; a search of
- * its values (wcon_disjoint()) costs about eight times that and counts so. */
+/* The lifter's bound: word comparisons spent widening rules (relax())
+ * and finding which paths widened rules already match, weighing and
+ * writing.  Issue #24's argument-heavy programs of 2,400-4,100
+ * instructions (700-7,000 paths per number) take 18M-67M, under a second;
+ * a program past it is refused naming it, never left to spin.  A word
+ * compared by its interval and cube is one step; a search of its values
+ * (wcon_disjoint(), wcon_meets()) costs about eight times that and counts
+ * so. */
 #define LIFT_SEARCH_STEPS 8
-#define LIFT_MAX_STEPS (1ULL << 26)
+#define LIFT_MAX_STEPS (1ULL << 27)
 
 static inline bool seg_is(const struct seg *s, uint32_t act)
 {
@@ -197,6 +202,12 @@ int lift_emit_m1(struct emitter *e, struct abi *ab, const struct dec *m1);
 
 int lift_emit_name(struct emitter *e, struct abi *ab, uint32_t nr);
 
+/* The rules per action of the paths IDX[0..N) on AB (number NR), as the
+ * emitter writes them for every action (into *ALL, for it to reuse); the
+ * steps spent go to *STEPS. */
+int lift_weigh(struct walker *L, const struct abi *ab, const uint32_t *idx, uint32_t n,
+	       uint32_t nr, uint64_t *steps, struct retw **out, size_t *nout, struct tmpls *all);
+
 /* ---- lift_check.c */
 /* A value of C outside the AUDIT_ARCH values AUD: 1 (in *OUT), 0 when
  * there is none, -1 when C has too many intervals to tell. */
@@ -210,9 +221,5 @@ size_t lift_table_audits(uint32_t *aud);
  * bad-arch action): the program and the lifted policy must agree. */
 int lift_check(const struct walker *L, const scmpc_policy *p, const struct abi *abis,
 		 size_t nab, bool unknown);
-
-/* The rules per action of the paths IDX[0..N) on AB. */
-int lift_weigh(const struct walker *L, const struct abi *ab, const uint32_t *idx, uint32_t n,
-		 struct retw **out, size_t *nout);
 
 #endif

@@ -547,6 +547,74 @@ static int tmpl_set_find(struct tmpl_set *s, const struct tmpls *t, size_t k, bo
 	}
 }
 
+/* Whether A excludes every value of the cube (w & M) == V, without a
+ * search: false says nothing. */
+static bool wcon_misses(const struct wcon *a, uint32_t m, uint32_t v)
+{
+	if ((a->m & m) & (a->v ^ v))
+		return true;	/* A's cube is elsewhere */
+	uint32_t low = m & (0U - m);
+	if (m && m + low == 0 && (a->hi < v || a->lo > v + (low - 1)))
+		return true;	/* the cube is an interval A's misses */
+	for (const struct ne *n = a->ne; n; n = n->next)
+		if (!(n->m & ~m) && (v & n->m) == n->v)
+			return true;	/* A excludes a cube holding it */
+	return false;
+}
+
+/*
+ * Whether every value of A is in B: false when a search is undecided.  A
+ * is a path's set and B one relax() widened from a path of the same
+ * number (an interval, a cube and excluded cubes, or part of these), so
+ * that they share bounds, cubes and excluded cubes mostly, which answer
+ * without a search; a search (wcon_meets(), which says yes when it cannot
+ * tell) costs LIFT_SEARCH_STEPS.
+ */
+static bool wcon_within(const struct wcon *a, const struct wcon *b, uint64_t *steps)
+{
+	if (wcon_trivial(b))
+		return true;
+	if (a->lo == a->hi)
+		return wcon_has(b, a->lo);
+	struct piece out[2] = { { P_RANGE, 0, b->lo - 1 }, { P_RANGE, b->hi + 1, 0xffffffffU } };
+	for (int i = 0; i < 2; i++) {
+		if (i == 0 ? a->lo >= b->lo : a->hi <= b->hi)
+			continue;
+		*steps += LIFT_SEARCH_STEPS;
+		if (wcon_meets(a, &out[i]))
+			return false;
+	}
+	/* A's cube fixes every bit B's fixes, as B fixes it; else a value
+	 * of A outside B's cube is searched for. */
+	if ((b->m & ~a->m) || ((a->v ^ b->v) & b->m)) {
+		*steps += LIFT_SEARCH_STEPS;
+		if (wcon_meets(a, &(struct piece){ P_NOT, b->m, b->v }))
+			return false;
+	}
+	for (const struct ne *n = b->ne; n; n = n->next) {
+		if (wcon_misses(a, n->m, n->v))
+			continue;
+		*steps += LIFT_SEARCH_STEPS;
+		if (wcon_meets(a, &(struct piece){ P_CUBE, n->m, n->v }))
+			return false;
+	}
+	return true;
+}
+
+/* Whether the rules of W, widened from a path of ABI AB, match every call
+ * of path P: on every word a rule tests. */
+static bool path_within(const struct abi *ab, const struct path *p, const struct path *w,
+			uint64_t *steps)
+{
+	for (unsigned a = 0; a < 6; a++)
+		for (int h = 0; h < 2; h++) {
+			unsigned k = arg_word(a, h, ab->info->big_endian);
+			if (!(h && ab->info->compat32) && !wcon_within(&p->w[k], &w->w[k], steps))
+				return false;
+		}
+	return true;
+}
+
 /* The rules of the paths IDX[0..N) into T, the default's paths with rules
  * of their own when D_RULES. */
 static int set_tmpls(struct emitter *e, const struct abi *ab, const uint32_t *idx, uint32_t n,
@@ -554,6 +622,8 @@ static int set_tmpls(struct emitter *e, const struct abi *ab, const uint32_t *id
 {
 	struct blocker *bk = malloc((n ? n : 1) * sizeof(*bk));
 	struct tmpl_set seen = { 0 };
+	struct path *wide = NULL;	/* the widened paths so far */
+	size_t nwide = 0, capwide = 0;
 	if (!bk)
 		return diag_err(e->L->d, -ENOMEM, NULL, "out of memory");
 	int ret = 0;
@@ -567,17 +637,36 @@ static int set_tmpls(struct emitter *e, const struct abi *ab, const uint32_t *id
 				       (unsigned long long)LIFT_MAX_STEPS, n);
 			break;
 		}
-		struct path wide;
-		relax(e->L, ab, idx, n, i, e->D, d_rules, e->disjoint, bk, &e->relax_steps, &wide);
+		/* A path the rules of an earlier widened path of its action
+		 * already match needs none: those rules give it its action,
+		 * and no rule of a more restrictive one reaches it (it blocks
+		 * their widening).  Widened sets are few, mostly the source
+		 * policy's rules, where paths per number run into thousands:
+		 * relaxing each of them against all was quadratic in them. */
+		const struct path *p = &e->L->paths[idx[i]];
+		bool covered = false;
+		for (size_t k = 0; k < nwide && !covered; k++) {
+			e->relax_steps++;
+			covered = wide[k].ret == p->ret &&
+				  path_within(ab, p, &wide[k], &e->relax_steps);
+		}
+		if (covered)
+			continue;
+		if (!array_reserve(&wide, &capwide, nwide, sizeof(*wide), 16)) {
+			ret = diag_err(e->L->d, -ENOMEM, NULL, "out of memory");
+			break;
+		}
+		relax(e->L, ab, idx, n, i, e->D, d_rules, e->disjoint, bk, &e->relax_steps,
+		      &wide[nwide]);
 		size_t mark = t->n;
-		int err = lift_path_rules(ab, &wide, idx[i], false, t);
+		int err = lift_path_rules(ab, &wide[nwide], idx[i], false, t);
 		if (err == -ERANGE) {
 			while (t->n > mark)
 				free(t->v[--t->n].conds);
-			err = lift_path_rules(ab, &wide, idx[i], true, t);
+			err = lift_path_rules(ab, &wide[nwide], idx[i], true, t);
 		}
+		nwide++;
 		if (err == -E2BIG || err == -ERANGE) {
-			const struct path *p = &e->L->paths[idx[i]];
 			ret = walk_err(e->L, -ENOTSUP, p->prog, p->insn,
 				       "on %s, the arguments that lead to this return for nr %#x "
 				       "split into more than %d rules of at most 64 conditions",
@@ -605,8 +694,47 @@ static int set_tmpls(struct emitter *e, const struct abi *ab, const uint32_t *id
 				ret = diag_err(e->L->d, -ENOMEM, NULL, "out of memory");
 	}
 	free(seen.slot);
+	free(wide);
 	free(bk);
 	return ret;
+}
+
+/*
+ * The rules per action of the paths IDX[0..N) on AB, as the emitter
+ * writes them with rules for every action (which no default changes):
+ * the paths that widened rules of an earlier path match counted out.
+ * Counting paths instead weighed a number's "no rule matched" paths (the
+ * complement of its rules, thousands on issue #24's argument-heavy
+ * programs, few of which merge) like its rules' paths (which merge into
+ * about the source policy's rules), and chose defaults that left the
+ * complement to be said as rules.  The steps go to *STEPS, the lifter's
+ * bound.
+ */
+int lift_weigh(struct walker *L, const struct abi *ab, const uint32_t *idx, uint32_t n,
+	       uint32_t nr, uint64_t *steps, struct retw **out, size_t *nout, struct tmpls *all)
+{
+	struct emitter e = { .L = L, .relax_steps = *steps };
+	struct tmpls t = { 0 };
+	size_t cap = 0;
+	int err = set_tmpls(&e, ab, idx, n, nr, true, &t);
+	*steps = e.relax_steps;
+	for (size_t i = 0; i < t.n && !err; i++) {
+		size_t k = 0;
+		while (k < *nout && (*out)[k].ret != t.v[i].action)
+			k++;
+		if (k == *nout) {
+			if (!array_reserve(out, &cap, *nout, sizeof(**out), 4)) {
+				err = diag_err(L->d, -ENOMEM, NULL, "out of memory");
+				break;
+			}
+			(*out)[(*nout)++] = (struct retw){ t.v[i].action, 0 };
+		}
+		(*out)[k].rules++;
+	}
+	if (err < 0)
+		lift_tmpls_free(&t);
+	*all = t;
+	return err;
 }
 
 static size_t tmpls_conds(const struct tmpls *t)
@@ -617,11 +745,35 @@ static size_t tmpls_conds(const struct tmpls *t)
 	return n;
 }
 
+/* A copy of T, into *OUT (empty). */
+static int tmpls_copy(const struct tmpls *t, struct tmpls *out)
+{
+	if (!t->n)
+		return 0;
+	out->v = calloc(t->n, sizeof(*out->v));
+	if (!out->v)
+		return -ENOMEM;
+	out->cap = t->n;
+	for (size_t i = 0; i < t->n; i++) {
+		struct tmpl x = t->v[i];
+		x.conds = malloc((x.nconds ? x.nconds : 1) * sizeof(*x.conds));
+		if (!x.conds) {
+			lift_tmpls_free(out);
+			return -ENOMEM;
+		}
+		if (x.nconds)
+			memcpy(x.conds, t->v[i].conds, x.nconds * sizeof(*x.conds));
+		out->v[out->n++] = x;
+	}
+	return 0;
+}
+
 /* The rules for a number of the segment KEY, made once per segment: with
  * or without rules for the default's paths, whichever says it in fewer
  * rules (then conditions). */
 static int emitter_tmpls(struct emitter *e, const struct abi *ab, const void *key,
-			 const uint32_t *idx, uint32_t n, uint32_t nr)
+			 const struct tmpls *all, const struct abi *all_ab, const uint32_t *idx,
+			 uint32_t n, uint32_t nr)
 {
 	if (e->key == key)
 		return 0;
@@ -631,8 +783,13 @@ static int emitter_tmpls(struct emitter *e, const struct abi *ab, const void *ke
 	if (err < 0)
 		return err;
 	struct tmpls alt = { 0 };
-	if ((err = set_tmpls(e, ab, idx, n, nr, false, &e->t)) < 0 ||
-	    (err = set_tmpls(e, ab, idx, n, nr, true, &alt)) < 0) {
+	if ((err = set_tmpls(e, ab, idx, n, nr, false, &e->t)) < 0)
+		return err;
+	if (all_ab == ab) {
+		/* lift_weigh() wrote these already, on this ABI */
+		if ((err = tmpls_copy(all, &alt)) < 0)
+			return diag_err(e->L->d, err, NULL, "out of memory");
+	} else if ((err = set_tmpls(e, ab, idx, n, nr, true, &alt)) < 0) {
 		lift_tmpls_free(&alt);
 		return err;
 	}
@@ -667,12 +824,13 @@ static int emit_rule(struct emitter *e, const struct abi *ab, uint32_t nr, uint3
 	return err < 0 ? err : 0;
 }
 
-static int emit_set(struct emitter *e, struct abi *ab, const void *key, bool dep, uint32_t ret,
-		    const uint32_t *idx, uint32_t n, uint32_t nr)
+static int emit_set(struct emitter *e, struct abi *ab, const void *key, const struct tmpls *all,
+		    const struct abi *all_ab, bool dep, uint32_t ret, const uint32_t *idx,
+		    uint32_t n, uint32_t nr)
 {
 	if (!dep)
 		return emit_rule(e, ab, nr, ret, NULL, 0, idx[0]);
-	int err = emitter_tmpls(e, ab, key, idx, n, nr);
+	int err = emitter_tmpls(e, ab, key, all, all_ab, idx, n, nr);
 	for (size_t i = 0; i < e->t.n && !err; i++)
 		err = emit_rule(e, ab, nr, e->t.v[i].action, e->t.v[i].conds, e->t.v[i].nconds,
 				e->t.v[i].path);
@@ -683,7 +841,8 @@ int lift_emit_numbers(struct emitter *e, struct abi *ab, const struct seg *s, ui
 			uint32_t hi)
 {
 	for (uint64_t nr = lo; nr <= hi; nr++) {
-		int err = emit_set(e, ab, s, s->dep, s->ret, &ab->idx[s->first], s->n, (uint32_t)nr);
+		int err = emit_set(e, ab, s, &s->all, s->all_ab, s->dep, s->ret, &ab->idx[s->first],
+				   s->n, (uint32_t)nr);
 		if (err < 0)
 			return err;
 	}
@@ -692,7 +851,8 @@ int lift_emit_numbers(struct emitter *e, struct abi *ab, const struct seg *s, ui
 
 int lift_emit_m1(struct emitter *e, struct abi *ab, const struct dec *m1)
 {
-	return emit_set(e, ab, m1, m1->dep, m1->ret, &ab->idx[m1->first], m1->n, 0xffffffffU);
+	return emit_set(e, ab, m1, &m1->all, m1->all_ab, m1->dep, m1->ret, &ab->idx[m1->first],
+			m1->n, 0xffffffffU);
 }
 
 int lift_emit_name(struct emitter *e, struct abi *ab, uint32_t nr)
