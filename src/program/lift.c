@@ -234,19 +234,22 @@ int lift_programs(const struct sock_filter *const *progs, const size_t *lens, si
 	}
 	if (err < 0)
 		goto out;
+	/* the rules weighed are the rules written: widened alike */
+	em.disjoint = opts.flags & SCMPC_LIFT_NAMED;
 	for (size_t i = 0; i < nab && !err; i++) {
 		struct abi *ab = &abis[i];
 		for (size_t j = 0; j < ab->nsegs && ab->in && !err; j++) {
 			struct seg *s = &ab->segs[j];
 			if (!s->dep)
 				continue;
-			err = lift_weigh(&L, ab, &ab->idx[s->first], s->n, s->lo, &em.relax_steps,
-					 &s->rw, &s->nrw, &s->all);
+			err = lift_weigh(&L, ab, &ab->idx[s->first], s->n, s->lo, em.disjoint,
+					 &em.relax_steps, &s->rw, &s->nrw, &s->all);
 			s->all_ab = ab;
 		}
 		if (!err && ab->in && ab->m1.dep && lift_m1_host(abis, nab, ab)) {
 			err = lift_weigh(&L, ab, &ab->idx[ab->m1.first], ab->m1.n, 0xffffffffU,
-					 &em.relax_steps, &ab->m1.rw, &ab->m1.nrw, &ab->m1.all);
+					 em.disjoint, &em.relax_steps, &ab->m1.rw, &ab->m1.nrw,
+					 &ab->m1.all);
 			ab->m1.all_ab = ab;
 		}
 	}
@@ -308,7 +311,6 @@ int lift_programs(const struct sock_filter *const *progs, const size_t *lens, si
 	em.L = &L;
 	em.p = p;
 	em.D = f.D;
-	em.disjoint = f.named;
 	if (any && lift_plan_all(abis, nab, &f, opts_lim, &em, &err) == COST_INF) {
 		if (err >= 0)
 			err = diag_err(d, -EPROTO, NULL, "internal error: the plan fails when written");

@@ -203,10 +203,12 @@ int lift_emit_m1(struct emitter *e, struct abi *ab, const struct dec *m1);
 int lift_emit_name(struct emitter *e, struct abi *ab, uint32_t nr);
 
 /* The rules per action of the paths IDX[0..N) on AB (number NR), as the
- * emitter writes them for every action (into *ALL, for it to reuse); the
- * steps spent go to *STEPS. */
+ * emitter writes them for every action (into *ALL, for it to reuse),
+ * widened apart from other actions when DISJOINT; the steps spent go to
+ * *STEPS. */
 int lift_weigh(struct walker *L, const struct abi *ab, const uint32_t *idx, uint32_t n,
-	       uint32_t nr, uint64_t *steps, struct retw **out, size_t *nout, struct tmpls *all);
+	       uint32_t nr, bool disjoint, uint64_t *steps, struct retw **out, size_t *nout,
+	       struct tmpls *all);
 
 /* ---- lift_check.c */
 /* A value of C outside the AUDIT_ARCH values AUD: 1 (in *OUT), 0 when

@@ -708,12 +708,13 @@ static int set_tmpls(struct emitter *e, const struct abi *ab, const uint32_t *id
  * programs, few of which merge) like its rules' paths (which merge into
  * about the source policy's rules), and chose defaults that left the
  * complement to be said as rules.  The steps go to *STEPS, the lifter's
- * bound.
+ * bound.  DISJOINT: widened as SCMPC_LIFT_NAMED asks (struct emitter).
  */
 int lift_weigh(struct walker *L, const struct abi *ab, const uint32_t *idx, uint32_t n,
-	       uint32_t nr, uint64_t *steps, struct retw **out, size_t *nout, struct tmpls *all)
+	       uint32_t nr, bool disjoint, uint64_t *steps, struct retw **out, size_t *nout,
+	       struct tmpls *all)
 {
-	struct emitter e = { .L = L, .relax_steps = *steps };
+	struct emitter e = { .L = L, .disjoint = disjoint, .relax_steps = *steps };
 	struct tmpls t = { 0 };
 	size_t cap = 0;
 	int err = set_tmpls(&e, ab, idx, n, nr, true, &t);
