@@ -13,7 +13,8 @@
  * or DIR/NN-NAME.skip saying what gVisor cannot express.  bench/gvisor's
  * Go driver compiles the .rules into DIR/NN-NAME.gvisor.bpf.  measure
  * builds the same policies again, compiles them with scmpc and libseccomp,
- * and measures the four programs alike.
+ * and measures the four programs alike; scmpc's programs are left in DIR
+ * as NN-NAME.scmpc.bpf to be read beside gVisor's.
  *
  * gVisor serves one ABI per program and has no number ranges, so every
  * policy here is on one ABI (x86_64 or aarch64), on x86_64 with the
@@ -338,6 +339,22 @@ static bool read_gvisor(const char *dir, size_t i, const struct item *it, struct
 	return true;
 }
 
+/* scmpc's program goes next to gVisor's as DIR/NN-NAME.scmpc.bpf, so that
+ * the two can be read side by side (scmp-compile inspect); best effort:
+ * the figures do not depend on it. */
+static void write_program(const char *dir, size_t i, const struct item *it,
+			  const struct sock_filter *insns, size_t len)
+{
+	char path[4096];
+	item_path(path, sizeof(path), dir, i, it, ".scmpc.bpf");
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return;
+	bool ok = fwrite(insns, sizeof(*insns), len, f) == len;
+	if (fclose(f) != 0 || !ok)
+		remove(path);
+}
+
 static void measure_one(const char *dir, size_t i, const struct item *it, struct row *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -357,6 +374,8 @@ static void measure_one(const char *dir, size_t i, const struct item *it, struct
 			snprintf(r->note, sizeof(r->note), "no gVisor program (bench/gvisor/run)");
 		if (rc < 0)
 			continue;
+		if (c == C_SCMPC)
+			write_program(dir, i, it, insns, len);
 		r->ok[c] = true;
 		r->len[c] = len;
 		r->worst[c] = bench_worst_path(it->p, insns, len, &r->afworst[c]);

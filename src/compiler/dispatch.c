@@ -10,6 +10,7 @@
 #include <linux/filter.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include "compiler/argfirst.h"
 #include "compiler/layout.h"
 #include "compiler/lower.h"
 #include "compiler/prune.h"
@@ -258,9 +259,13 @@ static uint32_t number_tree(struct dag *g, struct pruner *pr, const scmpc_policy
 		root = hot_layout(g, rv.v, rv.n);
 	else if (mode == LOWER_CAPPED || mode == LOWER_CAPPED_EBPF)
 		root = layout_capped(g, rv.v, rv.n, slack, mode == LOWER_CAPPED_EBPF);
-	else
-		root = layout_tree(g, rv.v, rv.n,
-				   mode == LOWER_PATH ? LAYOUT_NUMBERS : LAYOUT_NUMBERS_SIZE);
+	else {
+		bool path = mode == LOWER_PATH || mode == LOWER_PATH_ARGFIRST;
+		enum layout_goal goal = path ? LAYOUT_NUMBERS : LAYOUT_NUMBERS_SIZE;
+		root = layout_tree(g, rv.v, rv.n, goal);
+		if (mode == LOWER_PATH_ARGFIRST)
+			root = argfirst_tree(g, rv.v, rv.n, goal, root);
+	}
 out:
 	range_vec_free(&rv);
 	return root;

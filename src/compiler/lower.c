@@ -809,8 +809,8 @@ static void choose_halves(struct lctx *c, struct lprob *pb)
 uint32_t lower_syscall(struct dag *g, const scmpc_policy *p, const struct arch_view *v,
 		       size_t lo, size_t hi, enum lower_mode mode)
 {
-	struct lctx c = { .g = g, .goal = mode == LOWER_PATH ? LAYOUT_ARGS : LAYOUT_ARGS_COMPACT,
-			  .ai = v->info };
+	bool path = mode == LOWER_PATH || mode == LOWER_PATH_ARGFIRST;
+	struct lctx c = { .g = g, .goal = path ? LAYOUT_ARGS : LAYOUT_ARGS_COMPACT, .ai = v->info };
 	struct lprob pb;
 	size_t ncond = 0;
 

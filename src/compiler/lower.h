@@ -8,6 +8,9 @@
 /* How argument checks are laid out. */
 enum lower_mode {
 	LOWER_PATH,		/* for the shortest worst path */
+	LOWER_PATH_ARGFIRST,	/* the same, number trees reaching argument-checked
+				   calls sooner where that costs nothing
+				   (argfirst.c) */
 	LOWER_COMPACT,		/* for size */
 	LOWER_COMPACT_LOFIRST,	/* for size, equalities low half first (lower.c) */
 	LOWER_CAPPED,		/* for size, and the number trees within a slack

@@ -9,6 +9,7 @@
  * layout was chosen.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "bpf/bpf.h"
 #include "compiler/compile.h"
 #include "compiler/emit.h"
@@ -349,6 +350,74 @@ static void try_capped(const scmpc_policy *p, struct arch_view *views,
 	*len = best.len;
 }
 
+/*
+ * The path-first program kept, its number trees get another look
+ * (argfirst.c): trees that reach the argument-checked calls, which the
+ * kernel's action cache never serves, in fewer tests.  The strategy above
+ * chose on the program without them, so every choice stays as it was, and
+ * the result replaces the program only when it is no larger in
+ * instructions nor in eBPF.
+ */
+/* ABI I's worst paths on INSNS as scmpc_stats() measures them: over the
+ * argument-free numbers (*FREE) and over those and every argument value
+ * of the argument-checked calls (*ALL); false when it cannot. */
+static bool abi_worst(const scmpc_policy *p, const struct sock_filter *insns, size_t len, size_t i,
+		      unsigned *free_worst, unsigned *all)
+{
+	struct scmpc_arch_stats s = { .sz = sizeof(s) };
+	if (scmpc_stats(p, insns, len, i, NULL, &s, NULL) < 0)
+		return false;
+	*free_worst = *all = s.worst_path;
+	if (!s.nargsys)
+		return true;
+	struct scmpc_argsys_stats *as = calloc(s.nargsys, sizeof(*as));
+	struct scmpc_arch_stats t = { .sz = sizeof(t), .argsys = as, .argsys_cap = s.nargsys };
+	bool ok = as && scmpc_stats(p, insns, len, i, NULL, &t, NULL) == 0;
+	for (size_t k = 0; ok && k < t.nargsys && k < t.argsys_cap; k++)
+		*all = as[k].worst_path > *all ? as[k].worst_path : *all;
+	free(as);
+	return ok;
+}
+
+/* Whether T's worst paths, over argument-free numbers and over all, are
+ * no longer than B's on any ABI of P: what argfirst.c's figures promise
+ * but for the `ja` the emitter adds where a jump is too far.  Without one
+ * in T, every path is the DAG's, which argfirst.c measured, and the
+ * measure here (a tenth of a compile of Docker's profile) is skipped. */
+static bool paths_kept(const scmpc_policy *p, const struct sock_filter *t, size_t tn,
+		       const struct sock_filter *b, size_t bn)
+{
+	bool ja = false;
+	for (size_t i = 0; i < tn && !ja; i++)
+		ja = t[i].code == (BPF_JMP | BPF_JA);
+	if (!ja)
+		return true;
+	for (size_t i = 0; i < p->narches; i++) {
+		unsigned tf, ta, bf, ba;
+		if (!abi_worst(p, t, tn, i, &tf, &ta) || !abi_worst(p, b, bn, i, &bf, &ba) ||
+		    tf > bf || ta > ba)
+			return false;
+	}
+	return true;
+}
+
+static void try_argfirst(const scmpc_policy *p, struct arch_view *views,
+			 const struct scmpc_compile_opts *o, struct sock_filter **insns, size_t *len,
+			 struct compile_budget *budget)
+{
+	struct sock_filter *t = NULL;
+	size_t n = 0;
+	if (lower_emit(p, views, o, LOWER_PATH_ARGFIRST, 0, &t, &n, NULL, budget, NULL) == 0 &&
+	    n <= *len && bpf_ebpf_len(t, n) <= bpf_ebpf_len(*insns, *len) &&
+	    (n != *len || memcmp(t, *insns, n * sizeof(*t))) && paths_kept(p, t, n, *insns, *len)) {
+		free(*insns);
+		*insns = t;
+		*len = n;
+		t = NULL;
+	}
+	free(t);
+}
+
 int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 		    const struct scmpc_compile_opts *o, struct sock_filter **insns, size_t *len,
 		    bool *size_bound, struct compile_budget *budget, scmpc_diag *d)
@@ -357,6 +426,7 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 	 * makes the program too long for the kernel, once more for size. */
 	enum dag_limit limit;
 	int err = lower_emit(p, views, o, LOWER_PATH, 0, insns, len, &limit, budget, d);
+	const struct sock_filter *path_prog = err == 0 ? *insns : NULL;
 	bool sized_out = limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES;
 	if (err == -E2BIG && sized_out && !(o->flags & SCMPC_COMPILE_NAIVE)) {
 		err = lower_emit(p, views, o, LOWER_COMPACT, 0, insns, len, &limit, budget, d);
@@ -393,6 +463,10 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 			 (*len > chain || bpf_ebpf_len(*insns, *len) > chain_ebpf))
 			try_capped(p, views, o, chain, chain_ebpf, insns, len, budget);
 	}
+	/* Without an argument check there is nothing for argfirst.c to move. */
+	if (err == 0 && *insns == path_prog && !o->hot && !(o->flags & SCMPC_COMPILE_NAIVE) &&
+	    any_conds(p, views))
+		try_argfirst(p, views, o, insns, len, budget);
 	/* Too big for one program, measured as such: not when the compiler's
 	 * own work or node bound stopped it (nor is it lowered again for size
 	 * then), which says nothing about the program's size. */
