@@ -364,19 +364,26 @@ static void try_capped(const scmpc_policy *p, struct arch_view *views,
 static bool abi_worst(const scmpc_policy *p, const struct sock_filter *insns, size_t len, size_t i,
 		      unsigned *free_worst, unsigned *all)
 {
-	struct scmpc_arch_stats s = { .sz = sizeof(s) };
+	/* One walk with room for the calls a policy usually checks, a
+	 * second only when more: each walk is a tenth of a compile. */
+	struct scmpc_argsys_stats some[64], *as = some;
+	struct scmpc_arch_stats s = { .sz = sizeof(s), .argsys = some, .argsys_cap = 64 };
 	if (scmpc_stats(p, insns, len, i, NULL, &s, NULL) < 0)
 		return false;
 	*free_worst = *all = s.worst_path;
-	if (!s.nargsys)
-		return true;
-	struct scmpc_argsys_stats *as = calloc(s.nargsys, sizeof(*as));
-	struct scmpc_arch_stats t = { .sz = sizeof(t), .argsys = as, .argsys_cap = s.nargsys };
-	bool ok = as && scmpc_stats(p, insns, len, i, NULL, &t, NULL) == 0;
-	for (size_t k = 0; ok && k < t.nargsys && k < t.argsys_cap; k++)
+	if (s.nargsys > s.argsys_cap) {
+		as = calloc(s.nargsys, sizeof(*as));
+		s = (struct scmpc_arch_stats){ .sz = sizeof(s), .argsys = as, .argsys_cap = s.nargsys };
+		if (!as || scmpc_stats(p, insns, len, i, NULL, &s, NULL) < 0) {
+			free(as);
+			return false;
+		}
+	}
+	for (size_t k = 0; k < s.nargsys && k < s.argsys_cap; k++)
 		*all = as[k].worst_path > *all ? as[k].worst_path : *all;
-	free(as);
-	return ok;
+	if (as != some)
+		free(as);
+	return true;
 }
 
 /* Whether T's worst paths, over argument-free numbers and over all, are
