@@ -276,7 +276,7 @@ static bool is_order(enum scmpc_op op)
 /* The values of argument ARG (of the width FLAGS gives) that C's order and
  * != conditions on it allow, as sorted disjoint intervals in LO/HI (at most
  * CAP): their number, or -1 when a masked comparison also names the
- * argument (not said by intervals). */
+ * argument (not said by intervals) or the != cut past CAP intervals. */
 static int arg_intervals(const struct scmpc_cond *c, size_t n, unsigned arg, unsigned flags,
 			 uint64_t *lo, uint64_t *hi, size_t cap)
 {
