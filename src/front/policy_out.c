@@ -166,6 +166,36 @@ static bool same_rule(const struct rule *r, const struct rule *s, bool compat32)
 	return true;
 }
 
+static bool is_order(enum scmpc_op op)
+{
+	return op == SCMPC_OP_LT || op == SCMPC_OP_LE || op == SCMPC_OP_GT || op == SCMPC_OP_GE ||
+	       op == SCMPC_OP_EQ;
+}
+
+/* The interval [*LO, *HI] the order comparisons (is_order()) among C[N] of
+ * argument ARG, in the width FLAGS gives, allow: false when no value. */
+static bool order_bounds(const struct scmpc_cond *c, size_t n, unsigned arg, unsigned flags,
+			 uint64_t *lo, uint64_t *hi)
+{
+	uint64_t max = (flags & SCMPC_COND_32BIT) ? 0xffffffffU : UINT64_MAX;
+	uint64_t a = 0, b = max;
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].arg != arg || c[i].flags != flags || !is_order(c[i].op))
+			continue;
+		uint64_t v = c[i].value & max;
+		switch (c[i].op) {
+		case SCMPC_OP_EQ: a = v > a ? v : a; b = v < b ? v : b; break;
+		case SCMPC_OP_GE: a = v > a ? v : a; break;
+		case SCMPC_OP_GT: if (v == max) return false; a = v + 1 > a ? v + 1 : a; break;
+		case SCMPC_OP_LE: b = v < b ? v : b; break;
+		default: if (v == 0) return false; b = v - 1 < b ? v - 1 : b; break;
+		}
+	}
+	*lo = a;
+	*hi = b;
+	return a <= b;
+}
+
 /* R's conditions with each argument's order comparisons (of one width)
  * folded into one where the interval they bound allows (a0 >= 1 &&
  * a0 <= 1 is a0 == 1): runc makes an argument named twice two rules.
@@ -208,35 +238,20 @@ static int canon_conds(const struct rule *r, struct scmpc_cond *out, size_t *n)
 	}
 	for (size_t i = 0; i < nin; i++) {
 		const struct scmpc_cond *c = &in[i];
-		bool order = c->op == SCMPC_OP_LT || c->op == SCMPC_OP_LE || c->op == SCMPC_OP_GT ||
-			     c->op == SCMPC_OP_GE || c->op == SCMPC_OP_EQ;
 		if (folded[i])
 			continue;
-		if (!order) {
+		if (!is_order(c->op)) {
 			out[(*n)++] = *c;
 			continue;
 		}
 		uint64_t max = (c->flags & SCMPC_COND_32BIT) ? 0xffffffffU : UINT64_MAX;
-		uint64_t lo = 0, hi = max;
-		bool empty = false;
-		for (size_t j = i; j < nin; j++) {
-			const struct scmpc_cond *e = &in[j];
-			if (e->arg != c->arg || e->flags != c->flags ||
-			    !(e->op == SCMPC_OP_LT || e->op == SCMPC_OP_LE || e->op == SCMPC_OP_GT ||
-			      e->op == SCMPC_OP_GE || e->op == SCMPC_OP_EQ))
-				continue;
-			folded[j] = true;
-			uint64_t v = e->value & max;
-			switch (e->op) {
-			case SCMPC_OP_EQ: lo = v > lo ? v : lo; hi = v < hi ? v : hi; break;
-			case SCMPC_OP_GE: lo = v > lo ? v : lo; break;
-			case SCMPC_OP_GT: empty |= v == max; lo = v + 1 > lo ? v + 1 : lo; break;
-			case SCMPC_OP_LE: hi = v < hi ? v : hi; break;
-			default: empty |= v == 0; hi = v - 1 < hi ? v - 1 : hi; break;
-			}
-		}
+		uint64_t lo, hi;
+		for (size_t j = i; j < nin; j++)
+			folded[j] |= in[j].arg == c->arg && in[j].flags == c->flags &&
+				     is_order(in[j].op);
+		bool empty = !order_bounds(in, nin, c->arg, c->flags, &lo, &hi);
 		struct scmpc_cond f = *c;
-		if (empty || lo > hi || (lo != hi && lo != 0 && hi != max))
+		if (empty || (lo != hi && lo != 0 && hi != max))
 			return -E2BIG;	/* a true interval: two comparisons */
 		if (lo == hi) {
 			f.op = SCMPC_OP_EQ;
@@ -267,12 +282,6 @@ static int canon_conds(const struct rule *r, struct scmpc_cond *out, size_t *n)
  * intervals a lift gives (a 32-bit interval is at most 62 blocks). */
 #define MAX_PIECES 128
 
-static bool is_order(enum scmpc_op op)
-{
-	return op == SCMPC_OP_LT || op == SCMPC_OP_LE || op == SCMPC_OP_GT || op == SCMPC_OP_GE ||
-	       op == SCMPC_OP_EQ;
-}
-
 /* The values of argument ARG (of the width FLAGS gives) that C's order and
  * != conditions on it allow, as sorted disjoint intervals in LO/HI (at most
  * CAP): their number, or -1 when a masked comparison also names the
@@ -281,22 +290,12 @@ static int arg_intervals(const struct scmpc_cond *c, size_t n, unsigned arg, uns
 			 uint64_t *lo, uint64_t *hi, size_t cap)
 {
 	uint64_t max = (flags & SCMPC_COND_32BIT) ? 0xffffffffU : UINT64_MAX;
-	uint64_t a = 0, b = max;
-	for (size_t i = 0; i < n; i++) {
-		if (c[i].arg != arg || c[i].flags != flags)
-			continue;
-		uint64_t v = c[i].value & max;
-		switch (c[i].op) {
-		case SCMPC_OP_EQ: a = v > a ? v : a; b = v < b ? v : b; break;
-		case SCMPC_OP_GE: a = v > a ? v : a; break;
-		case SCMPC_OP_GT: if (v == max) return 0; a = v + 1 > a ? v + 1 : a; break;
-		case SCMPC_OP_LE: b = v < b ? v : b; break;
-		case SCMPC_OP_LT: if (v == 0) return 0; b = v - 1 < b ? v - 1 : b; break;
-		case SCMPC_OP_NE: break;
-		default: return -1;
-		}
-	}
-	if (a > b)
+	uint64_t a, b;
+	for (size_t i = 0; i < n; i++)
+		if (c[i].arg == arg && c[i].flags == flags && !is_order(c[i].op) &&
+		    c[i].op != SCMPC_OP_NE)
+			return -1;
+	if (!order_bounds(c, n, arg, flags, &a, &b))
 		return 0;
 	size_t k = 1;
 	lo[0] = a;
