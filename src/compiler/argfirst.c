@@ -125,16 +125,24 @@ static uint32_t weighted(struct dag *g, const struct range *r, size_t n, enum la
 	return root;
 }
 
+/* Whether R[I] is a hot argument-checked single number, one hoisted()
+ * tests above the search. */
+static bool hoistable(const struct dag *g, const struct range *r, size_t n, size_t i)
+{
+	uint32_t hi = i + 1 < n ? r[i + 1].lo - 1 : UINT32_MAX;
+	return r[i].hot && hi == r[i].lo && arg_checked(g, &r[i]);
+}
+
 /* The hot argument-checked single numbers (HOIST_MAX at most, else none)
  * tested above the search over the other ranges. */
 static uint32_t hoisted(struct dag *g, const struct range *r, size_t n, enum layout_goal goal)
 {
 	size_t nh = 0;
-	for (size_t i = 0; i < n && n <= HOIST_RANGES_MAX; i++) {
-		uint32_t hi = i + 1 < n ? r[i + 1].lo - 1 : UINT32_MAX;
-		nh += r[i].hot && hi == r[i].lo && arg_checked(g, &r[i]);
-	}
-	if (nh == 0 || nh > HOIST_MAX || n > HOIST_RANGES_MAX)
+	if (n > HOIST_RANGES_MAX)
+		return NODE_NONE;
+	for (size_t i = 0; i < n; i++)
+		nh += hoistable(g, r, n, i);
+	if (nh == 0 || nh > HOIST_MAX)
 		return NODE_NONE;
 	struct range_vec rest = { 0 }, top = { 0 };
 	uint32_t root = NODE_NONE;
@@ -142,8 +150,7 @@ static uint32_t hoisted(struct dag *g, const struct range *r, size_t n, enum lay
 	 * it is the first), which merges its two neighbours when they decide
 	 * alike; its weight goes along. */
 	for (size_t i = 0; i < n; i++) {
-		uint32_t hi = i + 1 < n ? r[i + 1].lo - 1 : UINT32_MAX;
-		bool lift = r[i].hot && hi == r[i].lo && arg_checked(g, &r[i]);
+		bool lift = hoistable(g, r, n, i);
 		if (lift && rest.n) {
 			rest.v[rest.n - 1].weight += r[i].weight;
 			continue;
@@ -163,8 +170,7 @@ static uint32_t hoisted(struct dag *g, const struct range *r, size_t n, enum lay
 	 * the background, laid out by the same search (a jeq chain when that
 	 * is shortest). */
 	for (size_t i = 0; i < n; i++) {
-		uint32_t hi = i + 1 < n ? r[i + 1].lo - 1 : UINT32_MAX;
-		bool lift = r[i].hot && hi == r[i].lo && arg_checked(g, &r[i]);
+		bool lift = hoistable(g, r, n, i);
 		uint32_t lo = top.n ? r[i].lo : 0;
 		if (!range_push(&top, lo, lift ? r[i].node : below, lift ? 1 : r[i].weight, true))
 			goto oom;
