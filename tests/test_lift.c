@@ -981,7 +981,8 @@ static void test_named(void **state)
 				    scmpc_prog_insns(back), scmpc_prog_len(back), NULL, &ans, d), 0);
 	assert_int_equal(scmpc_answer_count(ans), 0);
 	printf("Docker's and Podman's defaults stacked: %zu rules lifted by name, %zu pairs of "
-	       "one number's rules of other actions apart\n", n, pairs);
+	       "one number's rules of other actions apart on each rule's witness; under "
+	       "libseccomp's merge proven to decide as the stack\n", n, pairs);
 	scmpc_answer_free(ans);
 
 	/* x86_64 number 1000 allowed, everything else ERRNO(1) */
