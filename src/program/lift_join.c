@@ -89,14 +89,16 @@ static uint64_t set_start(const struct set64 *s)
 }
 
 /* The set conditions C[0..N) (all on one argument) say, as the lifter
- * writes them: 64-bit bounds and high-word equalities, 32-bit bounds,
- * equalities and one `!=` of the low word, or one 64-bit `!=` alone. */
+ * writes them: 64-bit bounds and high-word equalities with 32-bit bounds,
+ * equalities and one `!=` of the low word, or with one 64-bit `!=` (as
+ * conds_of() writes a set joined in an earlier round). */
 static struct set64 set_of(const struct scmpc_cond *c, size_t n)
 {
 	uint64_t lo = 0, hi = UINT64_MAX;
 	uint32_t ll = 0, lh = UINT32_MAX;
-	bool low = false, has_pt = false;
+	bool low = false, has_pt = false, has_pt64 = false;
 	uint32_t pt = 0;
+	uint64_t pt64 = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v = c[i].value;
 		if (c[i].flags & SCMPC_COND_32BIT) {
@@ -138,9 +140,12 @@ static struct set64 set_of(const struct scmpc_cond *c, size_t n)
 			hi = min64(hi, v);
 			break;
 		case SCMPC_OP_NE:
-			if (n != 1)
+			/* one, as conds_of() writes it */
+			if (has_pt64)
 				return set_none;
-			return iv(0, UINT64_MAX, true, v);
+			has_pt64 = true;
+			pt64 = v;
+			break;
 		case SCMPC_OP_MASKED_EQ:
 			/* a high word's value, as lift_emit.c says it */
 			if (v != ~LOW32)
@@ -152,10 +157,10 @@ static struct set64 set_of(const struct scmpc_cond *c, size_t n)
 			return set_none;
 		}
 	}
-	if (lo > hi || ll > lh)
+	if (lo > hi || ll > lh || (has_pt64 && low))
 		return set_none;
 	if (!low)
-		return iv(lo, hi, false, 0);
+		return iv(lo, hi, has_pt64, pt64);
 	/* with low-word conditions, whole high words only */
 	if ((lo & LOW32) || (hi & LOW32) != LOW32)
 		return set_none;
