@@ -2185,6 +2185,11 @@ struct scmpc_optimize_info {
 	unsigned old_worst, new_worst;	/* longest path over every input of the
 					   kept ABIs (all of them without arches) */
 	size_t proof_paths;	/* joint paths of the proof */
+	/* With kept_input, why, as a sentence: no layout was better, or none
+	   fit (the kernel's 4096 instructions, or a bound of the compiler's,
+	   named); "" otherwise.  Appended: a caller's older sz stops short of
+	   it and it is not written then. */
+	char kept_why[320];
 };
 
 /**
@@ -2198,7 +2203,10 @@ struct scmpc_optimize_info {
  * what other ABIs get, the smallest candidate (then the shortest).  The result
  * is proven to decide every call of the kept ABIs (of every ABI without
  * @o->arches) as @insns does, over every number and argument value.  @info (may
- * be NULL; set its sz) says what was done.
+ * be NULL; set its sz) says what was done.  A lifted policy that compiles to no
+ * program the kernel accepts, or that stops the compiler at one of its bounds,
+ * keeps @insns too (@info->kept_why names the bound); with @o->arches or
+ * SCMPC_LIFT_BAD_ARCH, where @insns is no candidate, that is -E2BIG.
  *
  * Return: 0 with *@out a program the caller frees with scmpc_prog_free() and,
  * when @policy is not NULL, *@policy the lifted policy, freed with

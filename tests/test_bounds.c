@@ -45,6 +45,63 @@ static void optimize_mid(void **state)
 	scmpc_diag_free(d);
 }
 
+/* 3,640 instructions whose lifted policy compiles to no program the kernel
+ * accepts (4,300 instructions with its 64-bit comparisons joined, lift_join.c;
+ * past 4,400 before): optimize keeps
+ * the input, proven, and says why, where it failed with the compile's
+ * -E2BIG.  A caller's struct of the older size, without kept_why, is
+ * served as before and nothing is written past it. */
+static void optimize_unfit(void **state)
+{
+	(void)state;
+	scmpc_prog *in = shape_args_prog(306, 3000, NULL), *out = NULL;
+	assert_non_null(in);
+	const struct sock_filter *insns = scmpc_prog_insns(in);
+	size_t len = scmpc_prog_len(in);
+	scmpc_diag *d = scmpc_diag_new();
+	struct scmpc_optimize_info info = { .sz = sizeof(info) };
+	int rc = scmpc_optimize(insns, len, NULL, &out, NULL, &info, d);
+	if (rc < 0)
+		fail_msg("optimize of a program whose policy does not fit: %s",
+			 scmpc_diag_message(d));
+	assert_true(info.kept_input);
+	assert_non_null(strstr(info.kept_why, "compiles to no program"));
+	assert_non_null(strstr(info.kept_why, "the kernel accepts at most 4096"));
+	assert_int_equal(scmpc_prog_len(out), len);
+	assert_memory_equal(scmpc_prog_insns(out), insns, len * sizeof(*insns));
+	assert_int_equal(info.new_len, len);
+	assert_true(info.proof_paths > 0);
+	scmpc_prog_free(out);
+	out = NULL;
+
+	/* the struct as it was before kept_why: its end is left alone */
+	struct {
+		struct scmpc_optimize_info info;
+		unsigned char guard;
+	} old;
+	memset(&old, 0xa5, sizeof(old));
+	old.info.sz = offsetof(struct scmpc_optimize_info, kept_why);
+	rc = scmpc_optimize(insns, len, NULL, &out, NULL, &old.info, d);
+	assert_int_equal(rc, 0);
+	assert_true(old.info.kept_input);
+	assert_int_equal((unsigned char)old.info.kept_why[0], 0xa5);
+	assert_int_equal(old.guard, 0xa5);
+	scmpc_prog_free(out);
+
+	/* With a bad-arch action of the caller's the input, which decides
+	 * other ABIs its own way, is no candidate: the compile's refusal
+	 * stands. */
+	struct scmpc_lift_opts lo = { .sz = sizeof(lo), .flags = SCMPC_LIFT_BAD_ARCH,
+				      .bad_arch_action = SCMPC_ACT_KILL_PROCESS };
+	out = NULL;
+	rc = scmpc_optimize(insns, len, &lo, &out, NULL, &info, d);
+	assert_int_equal(rc, -E2BIG);
+	assert_null(out);
+	assert_non_null(strstr(scmpc_diag_message(d), "the kernel accepts at most 4096"));
+	scmpc_prog_free(in);
+	scmpc_diag_free(d);
+}
+
 /* 2,400 and 4,100 instructions whose numbers hold 700-1,300 paths each: lifted
  * within the lifter's step bound (LIFT_MAX_STEPS), where widening every
  * path's rules against every other path stopped at it.  Paths that the
@@ -128,6 +185,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(optimize_mid),
+		cmocka_unit_test(optimize_unfit),
 		cmocka_unit_test(lift_large),
 		cmocka_unit_test(merge_32),
 	};

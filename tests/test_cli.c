@@ -32,6 +32,7 @@
 
 #include "scmpc.h"
 #include "lsc_ref.h"
+#include "shapes.h"
 #include "testutil.h"
 
 struct result {
@@ -3175,6 +3176,35 @@ static void test_optimize_never_grows(void **state)
 	result_free(&r);
 }
 
+/* A program whose lifted policy compiles to no program the kernel accepts
+ * (tests/shapes.c's seed 306: 3,640 instructions, lifted to 4,300 and more):
+ * optimize keeps it and says why, naming the bound, where it failed with
+ * the compile's message; the file written is the input. */
+static void test_optimize_unfit(void **state)
+{
+	(void)state;
+	scmpc_prog *in = shape_args_prog(306, 3000, NULL);
+	assert_non_null(in);
+	size_t len = scmpc_prog_len(in);
+	write_file(tmp("unfit.bpf"), scmpc_prog_insns(in), len * sizeof(struct sock_filter));
+	struct result r = RUN("optimize", tmp("unfit.bpf"), "-o", tmp("unfit-opt.bpf"));
+	char want[160];
+	snprintf(want, sizeof(want), "the kernel accepts at most 4096 (%zu instructions, worst path ",
+		 len);
+	expect(&r, 0, "kept the input: the lifted policy compiles to no program: the program "
+	       "needs ", NULL);
+	expect(&r, 0, want, NULL);
+	expect(&r, 0, "proven to decide every call alike", NULL);
+	result_free(&r);
+	size_t n = 0;
+	char *out = read_file(tmp("unfit-opt.bpf"), &n);
+	assert_non_null(out);
+	assert_int_equal(n, len * sizeof(struct sock_filter));
+	assert_memory_equal(out, scmpc_prog_insns(in), n);
+	free(out);
+	scmpc_prog_free(in);
+}
+
 static void test_optimize_refusals(void **state)
 {
 	(void)state;
@@ -4257,6 +4287,7 @@ int main(void)
 		cmocka_unit_test(test_optimize_libseccomp),
 		cmocka_unit_test(test_optimize_refusals),
 		cmocka_unit_test(test_optimize_never_grows),
+		cmocka_unit_test(test_optimize_unfit),
 		cmocka_unit_test(test_merge_files),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_merge_pid),

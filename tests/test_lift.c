@@ -1075,6 +1075,57 @@ static void test_libseccomp_random(void **state)
 
 /* ---------------------------------------------------------------- merge */
 
+/* 64-bit comparisons across high words, said by the program word by word
+ * (`a1 > 0x100000005`: hi > 1, or hi == 1 and lo > 5), lift to one rule
+ * each again (lift_join.c), not to a rule per word's alternative: the
+ * lifted policy holds as many rules as the source, and compiles to no
+ * more instructions than its program.  Before the join, 11 rules. */
+static void test_join64(void **state)
+{
+	(void)state;
+	static const struct {
+		uint32_t nr;
+		struct scmpc_cond c[2];
+		size_t n;
+	} rules[] = {
+		{ 1, { { .arg = 1, .op = SCMPC_OP_GT, .value = 0x100000005ULL } }, 1 },
+		{ 2, { { .arg = 2, .op = SCMPC_OP_NE, .value = 5 } }, 1 },
+		{ 3, { { .arg = 3, .op = SCMPC_OP_GE, .value = 0x100000010ULL },
+		       { .arg = 3, .op = SCMPC_OP_LE, .value = 0x300000020ULL } }, 2 },
+		{ 4, { { .arg = 0, .op = SCMPC_OP_LE, .value = 0x12345678000001ccULL } }, 1 },
+		{ 5, { { .arg = 4, .op = SCMPC_OP_NE, .value = 0x200000007ULL } }, 1 },
+	};
+	scmpc_policy *p = scmpc_policy_new(EPERM_), *l = NULL;
+	assert_non_null(p);
+	assert_int_equal(scmpc_policy_add_arch(p, SCMPC_ARCH_X86_64, NULL), 0);
+	for (size_t i = 0; i < N(rules); i++)
+		radd(p, NULL, rules[i].nr, SCMPC_ARCH_X86_64, ALLOW, rules[i].c, rules[i].n);
+	scmpc_prog *prog = NULL, *again = NULL;
+	assert_int_equal(scmpc_compile(p, NULL, &prog, NULL), 0);
+	assert_int_equal(scmpc_lift(scmpc_prog_insns(prog), scmpc_prog_len(prog), NULL, &l, NULL),
+			 0);
+	assert_int_equal(scmpc_policy_rule_count(l), N(rules));
+	for (size_t i = 0; i < scmpc_policy_rule_count(l); i++) {
+		struct scmpc_rule_info ri = { .sz = sizeof(ri) };
+		assert_int_equal(scmpc_policy_rule(l, i, &ri), 0);
+		for (size_t k = 0; k < ri.nconds; k++)
+			assert_int_equal(ri.conds[k].flags & SCMPC_COND_32BIT, 0);
+	}
+	/* the same decision, proven over every call, in no more instructions */
+	assert_int_equal(scmpc_compile(l, NULL, &again, NULL), 0);
+	assert_true(scmpc_prog_len(again) <= scmpc_prog_len(prog));
+	scmpc_answer *ans = NULL;
+	assert_int_equal(scmpc_diff(scmpc_prog_insns(prog), scmpc_prog_len(prog),
+				    scmpc_prog_insns(again), scmpc_prog_len(again), NULL, &ans, NULL),
+			 0);
+	assert_int_equal(scmpc_answer_count(ans), 0);
+	scmpc_answer_free(ans);
+	scmpc_prog_free(again);
+	scmpc_prog_free(prog);
+	scmpc_policy_free(l);
+	scmpc_policy_free(p);
+}
+
 /* Two filters: equal actions keep the newer filter's data; a lower action
  * wins whichever filter returns it. */
 static void test_merge_ties(void **state)
@@ -1209,6 +1260,7 @@ int main(void)
 		cmocka_unit_test(test_libseccomp_docker),
 		cmocka_unit_test(test_named),
 		cmocka_unit_test(test_libseccomp_random),
+		cmocka_unit_test(test_join64),
 		cmocka_unit_test(test_merge_ties),
 		cmocka_unit_test(test_merge_random),
 	};

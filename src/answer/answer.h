@@ -3,7 +3,9 @@
  * Exact answers about programs (compare.c: diff and subset; intersect.c):
  * what the files of this folder share.  They read programs through the
  * engine and build programs through the compiler's public entry points
- * only; nothing below includes them.
+ * (optimize.c through compile_policy(), which is scmpc_compile() without
+ * the search for a split that a too-large program's message names);
+ * nothing below includes them.
  */
 #ifndef SCMPC_ANSWER_H
 #define SCMPC_ANSWER_H

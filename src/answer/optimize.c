@@ -11,6 +11,7 @@
 #include <string.h>
 #include "answer/answer.h"
 #include "arch/arch.h"
+#include "compiler/compile.h"
 
 /* Whether path P holds calls of one of the kept ABIs (every ABI when
  * none is named): an AUDIT_ARCH of theirs with a number of theirs (under
@@ -88,12 +89,28 @@ SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
 	 * not as it is compiled: two of three were checked for nothing, each
 	 * a fifth of issue #24's optimize of 1,334 instructions. */
 	static const unsigned layouts[] = { 0, SCMPC_COMPILE_SMALLEST, SCMPC_COMPILE_SHORTEST };
+	char unfit[256] = "";
 	for (size_t k = 0; k < ARRAY_SIZE(layouts); k++) {
 		struct scmpc_compile_opts co = { .sz = sizeof(co),
 						 .flags = layouts[k] | SCMPC_COMPILE_NO_VERIFY };
 		scmpc_prog *cand = NULL;
 		unsigned w = 0;
-		if ((err = scmpc_compile(p, &co, &cand, d)) < 0)
+		/* compile_policy(), not scmpc_compile(): past 4096 instructions
+		 * the latter looks for a stack of programs to name in its
+		 * message, three times the compile's own time (5.4 s of 6.9 on
+		 * issue #24's 2,778 instructions), for a hint optimize drops. */
+		err = compile_policy(p, &co, &cand, NULL, NULL, d);
+		if (err == -E2BIG) {
+			/* Too large for the kernel or past a bound of the
+			 * compiler's: the input stays, and the other layouts
+			 * are not tried, for they differ only in how a program
+			 * that fits is laid out (compiler/size.c) and would
+			 * stop alike, at the same cost. */
+			snprintf(unfit, sizeof(unfit), "%s", scmpc_diag_message(d));
+			progress_report(pr, "optimize", 2 + ARRAY_SIZE(layouts), STEPS);
+			break;
+		}
+		if (err < 0)
 			goto out;
 		size_t cl = scmpc_prog_len(cand);
 		size_t bl = best ? scmpc_prog_len(best) : len;
@@ -127,6 +144,12 @@ SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
 		}
 		progress_report(pr, "optimize", 3 + k, STEPS);
 	}
+	/* Of other ABIs' actions, the input is no candidate to keep. */
+	if (!best && unfit[0] && changes) {
+		err = diag_err(d, -E2BIG, NULL, "%s", unfit);
+		goto out;
+	}
+	err = 0;
 	/* The check scmpc_compile() skipped: the policy handed out decides
 	 * as the program kept, the input itself when no candidate was (and
 	 * the policy wanted), so that the proof below covers it too. */
@@ -144,6 +167,12 @@ SCMPC_API int scmpc_optimize(const struct sock_filter *insns, size_t len,
 	}
 	if (!best) {
 		res.kept_input = true;
+		if (unfit[0])
+			snprintf(res.kept_why, sizeof(res.kept_why), "the lifted policy compiles to "
+				 "no program: %s", unfit);
+		else
+			snprintf(res.kept_why, sizeof(res.kept_why), "no layout of the lifted policy "
+				 "is smaller without a longer worst path");
 		if ((err = scmpc_prog_new(insns, len, &best, d)) < 0)
 			goto out;
 		best_worst = res.old_worst;

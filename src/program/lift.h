@@ -210,6 +210,12 @@ int lift_weigh(struct walker *L, const struct abi *ab, const uint32_t *idx, uint
 	       uint32_t nr, bool disjoint, uint64_t *steps, struct retw **out, size_t *nout,
 	       struct tmpls *all);
 
+/* ---- lift_join.c */
+/* Rules of T alike but on one argument, whose sets there make one interval
+ * of its 64-bit value (less at most a point), joined into one: the same
+ * calls matched, each with its action.  0 or -ENOMEM. */
+int lift_join(struct tmpls *t);
+
 /* ---- lift_check.c */
 /* A value of C outside the AUDIT_ARCH values AUD: 1 (in *OUT), 0 when
  * there is none, -1 when C has too many intervals to tell. */

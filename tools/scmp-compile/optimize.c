@@ -248,9 +248,8 @@ static int run_optimize(struct cli *c)
 	FILE *fo = to_file ? stdout : stderr;
 	print_figures(fo, c, p, old, new);
 	if (info.kept_input)
-		fprintf(fo, "kept the input: no layout of the lifted policy is smaller without a "
-			"longer worst path (%zu instructions, worst path %u)\n", info.old_len,
-			info.old_worst);
+		fprintf(fo, "kept the input: %s (%zu instructions, worst path %u)\n", info.kept_why,
+			info.old_len, info.old_worst);
 	else
 		fprintf(fo, "%zu instructions -> %zu (%.1f%%), worst path %u -> %u\n", info.old_len,
 			info.new_len, 100.0 * (double)info.new_len / (double)info.old_len,
