@@ -157,6 +157,47 @@ static int end(struct walker *L, struct state *s, uint32_t r)
 	return store(L, s, r);
 }
 
+/* Whether the rest of S's filter cannot change the stack's result: every
+ * RET it can reach ranks at or above the result so far (ties keep the
+ * newer filter's), so the filter is left before it forks.  Without this a
+ * stack's paths are the products of every filter's, each number's paths
+ * multiplied across filters that only ever say the same thing again: 32
+ * filters on the same ABIs went past 65,536 paths. */
+static bool cannot_lower(const struct walker *L, const struct state *s)
+{
+	if (!L->floor || (L->mode == WALK_STACK_THEN && s->prog == L->n - 1))
+		return false;
+	return L->floor[L->floor_at[s->prog] + s->pc] >= act_rank(s->acc);
+}
+
+/* Filter G kills every call of S: the stack's return is decided, as the
+ * kernel's would be there (G's return taken, the filters between it and
+ * S's not run). */
+static void killed(const struct walker *L, struct state *s, uint32_t v, uint16_t g, int32_t insn)
+{
+	s->acc = v;
+	s->acc_prog = g;
+	s->acc_insn = insn;
+	if (L->mode == WALK_STACK_THEN) {
+		s->each[g] = v;
+		s->each_insn[g] = insn;
+	}
+}
+
+/* The stack's return is decided on S: STACK_THEN's last program runs on
+ * the same call, or the path ends with it; *MORE when S goes on. */
+static int stack_done(struct walker *L, struct state *s, bool *more)
+{
+	*more = false;
+	if (L->mode == WALK_STACK_THEN) {
+		next_prog(s);
+		s->prog = (uint16_t)(L->n - 1);
+		*more = true;
+		return 0;
+	}
+	return end(L, s, s->acc);
+}
+
 /* STACK, STACK_THEN: the running filter of the stack is done with S (its
  * return, if it has one, already taken into s->acc).  The next (older)
  * filter runs, or STACK_THEN's last program, or the path ends with the
@@ -166,41 +207,33 @@ static int stack_next(struct walker *L, struct state *s, bool *more)
 	*more = false;
 	/* Nothing ranks below KILL_PROCESS: older filters cannot change the
 	 * result. */
-	if (s->prog > 0 && act_rank(s->acc) != act_rank(SCMPC_ACT_KILL_PROCESS)) {
+	while (s->prog > 0 && act_rank(s->acc) != act_rank(SCMPC_ACT_KILL_PROCESS)) {
 		next_prog(s);
 		uint32_t v;
 		uint16_t g;
 		int32_t insn;
 		/* words not cut since the last look: the older filters it
 		 * asked about still do not kill them all */
-		int r = s->cut ? stack_kill_find(L, s->prog, s->w, &v, &g, &insn) : 0;
+		int r = s->cut ? stack_kill_find(L, s->prog, 0, s->w, &v, &g, &insn) : 0;
 		s->cut = false;
 		if (r < 0)
 			return r;
-		if (r == 0) {
-			*more = true;
-			return 0;
+		if (r > 0) {
+			killed(L, s, v, g, insn);
+			break;
 		}
-		/* Filter G kills every call of the path: the stack's return
-		 * is decided, as the kernel's would be there (G's return
-		 * taken, the filters between it and S's not run). */
-		s->acc = v;
-		s->acc_prog = g;
-		s->acc_insn = insn;
-		if (L->mode == WALK_STACK_THEN) {
-			s->each[g] = v;
-			s->each_insn[g] = insn;
-		}
-	}
-	if (L->mode == WALK_STACK_THEN) {
-		/* the stack has decided: the last program runs on the same
-		 * call, whatever the stack returned */
-		next_prog(s);
-		s->prog = (uint16_t)(L->n - 1);
+		/* A filter none of whose paths that rank below the result
+		 * meets the call's words cannot change it: as if it had run
+		 * (the static floor asks first, free). */
+		if (cannot_lower(L, s) ||
+		    !(r = stack_kill_lowers(L, s->prog, s->w, act_rank(s->acc))))
+			continue;
+		if (r < 0)
+			return r;
 		*more = true;
 		return 0;
 	}
-	return end(L, s, s->acc);
+	return stack_done(L, s, more);
 }
 
 /* The path ends with return value R of the running filter. */
@@ -242,19 +275,6 @@ static int finish(struct walker *L, struct state *s, uint32_t r, bool *more)
 	s->acc_prog = s->prog;
 	s->acc_insn = (int32_t)s->pc;
 	return end(L, s, r);
-}
-
-/* Whether the rest of S's filter cannot change the stack's result: every
- * RET it can reach ranks at or above the result so far (ties keep the
- * newer filter's), so the filter is left before it forks.  Without this a
- * stack's paths are the products of every filter's, each number's paths
- * multiplied across filters that only ever say the same thing again: 32
- * filters on the same ABIs went past 65,536 paths. */
-static bool cannot_lower(const struct walker *L, const struct state *s)
-{
-	if (!L->floor || (L->mode == WALK_STACK_THEN && s->prog == L->n - 1))
-		return false;
-	return L->floor[L->floor_at[s->prog] + s->pc] >= act_rank(s->acc);
 }
 
 /* Fork S at a jump: each piece of each side restricts word W. */
@@ -606,7 +626,7 @@ int walk_paths(struct walker *L)
 	for (size_t i = 0; i < BPF_MEMWORDS; i++)
 		s0.mem[i] = sym_const(0);
 	for (size_t i = 0; i < NWORDS; i++)
-		s0.w[i] = wcon_all;
+		s0.w[i] = L->start ? L->start[i] : wcon_all;
 	for (size_t i = 0; i < WALK_MAX_EACH; i++) {
 		s0.each[i] = SCMPC_ACT_ALLOW;	/* STACK_THEN: a filter not run */
 		s0.each_insn[i] = -1;
