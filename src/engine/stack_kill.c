@@ -38,6 +38,7 @@ struct box {
 	struct wcon w[NWORDS];
 	int32_t rank;		/* act_rank() of its return */
 	bool dead;		/* it returns the stack's KILL_PROCESS */
+	unsigned cut;		/* words it does not leave whole */
 };
 
 /* One filter on one AUDIT_ARCH value (walked with seccomp_data.arch
@@ -147,6 +148,9 @@ static int visit_path(struct walker *W, const struct path *p, void *arg)
 	memcpy(bx->w, p->w, sizeof(p->w));
 	bx->rank = act_rank(p->ret);
 	bx->dead = dead;
+	bx->cut = 0;
+	for (size_t x = 0; x < NWORDS; x++)
+		bx->cut += !wcon_trivial(&p->w[x]);
 	for (size_t i = 0; i < b->t->naud; i++) {
 		if (!wcon_has(&p->w[W_ARCH], b->t->aud[i]))
 			continue;
@@ -190,8 +194,8 @@ static size_t seg_of(const struct segs *sg, uint32_t x)
 	return a ? a - 1 : SIZE_MAX;
 }
 
-/* SG from the paths' numbers LP. */
-static int segs_build(const struct ivals *lp, struct segs *sg)
+/* SG from the paths' numbers LP (their boxes BOX). */
+static int segs_build(const struct ivals *lp, const struct box *box, struct segs *sg)
 {
 	if (!lp->n)
 		return 0;
@@ -230,6 +234,20 @@ static int segs_build(const struct ivals *lp, struct segs *sg)
 		for (size_t j = seg_of(sg, lp->v[k].lo); j < m && sg->lo[j] <= lp->v[k].hi; j++)
 			sg->box[fill[j]++] = lp->v[k].path;
 	free(fill);
+	/* In each segment, paths with fewer words cut first: those likeliest
+	 * to meet a path's words, which ends some_meets() sooner. */
+	uint32_t *tmp = malloc((total ? total : 1) * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	for (size_t j = 0; j < m; j++) {
+		size_t o = 0;
+		for (unsigned c = 0; c <= NWORDS; c++)
+			for (size_t k = sg->at[j]; k < sg->at[j + 1]; k++)
+				if (box[sg->box[k]].cut == c)
+					tmp[o++] = sg->box[k];
+		memcpy(&sg->box[sg->at[j]], tmp, o * sizeof(*tmp));
+	}
+	free(tmp);
 	return 0;
 }
 
@@ -274,7 +292,7 @@ static int build_filter(struct walker *L, size_t g, uint32_t au, struct kill_fil
 		lv->n = m;
 		if (kf->dead[i].n)
 			qsort(kf->dead[i].v, kf->dead[i].n, sizeof(*kf->dead[i].v), ival_cmp);
-		if (segs_build(&kf->lp[i], &kf->seg[i]) < 0)
+		if (segs_build(&kf->lp[i], kf->box, &kf->seg[i]) < 0)
 			return diag_err(L->d, -ENOMEM, NULL, "out of memory");
 	}
 	kf->state = KF_BUILT;
