@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
- * Where a filter of a stack kills every call (engine.h): the numbers of
- * each AUDIT_ARCH on which every path of the filter alone returns the
- * stack's KILL_PROCESS value, whatever the rest of the call.
+ * What each filter of a stack does alone (engine.h), asked by a path of
+ * the joint walk as it enters a filter: whether some filter kills every
+ * call of the path, and whether the filter it enters can return anything
+ * below the path's result on any of them.
  *
  * Why: nothing ranks below KILL_PROCESS, so once any filter of the stack
  * kills every call of a path, the stack's return there is decided, and
@@ -10,12 +11,14 @@
  * same decision into pieces.  On 32 filters sharing x86_64 and i386, one
  * filter without rules for read(2) under a KILL_PROCESS default made the
  * walk of read's number alone 200,000 paths, all of them KILL_PROCESS.
+ * Likewise a filter none of whose lower paths meets the path's words
+ * cannot change its result, and forking it only multiplies paths.
  *
- * Each filter is walked alone, once, the first time a stack's path asks
- * about it; its paths are disjoint and cover every call, so a number on
- * which no path returns anything else is one the filter kills on every
- * call.  A filter that cannot be walked alone within the bounds is never
- * said to kill: the joint walk then goes on as before, exact either way.
+ * Each filter is walked alone once per AUDIT_ARCH value, the first time a
+ * path on it asks; its paths are disjoint and cover every call, so calls
+ * that meet none of its other paths take its KILL_PROCESS ones.  A filter
+ * that cannot be walked alone within the bounds is never said to kill or
+ * to stay above: the joint walk then forks it as before, exact either way.
  */
 #include <stdlib.h>
 #include <string.h>
