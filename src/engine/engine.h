@@ -166,6 +166,19 @@ struct walker {
 	 * to go on or a negative errno that walk_paths() returns. */
 	int (*visit)(struct walker *L, const struct path *p, void *arg);
 	void *visit_arg;
+	/* STACK and STACK_THEN: the lowest action rank (act_rank) any RET
+	 * reachable from each instruction can return, program i's at
+	 * floor[floor_at[i] + pc] (walk_paths() fills them in): a filter
+	 * whose rest cannot return below the result so far cannot change
+	 * it, and is left there instead of forked. */
+	int32_t *floor;
+	size_t *floor_at;
+	/* when set, the words' sets the walk starts from (NWORDS of
+	 * them); NULL: every call */
+	const struct wcon *start;
+	/* STACK and STACK_THEN: where each filter alone kills every call
+	 * (stack_kill.c), or NULL */
+	struct kill_table *kill;
 };
 
 /* An error at instruction INSN of filter PROG (-1: none) of L's input, in
@@ -185,5 +198,26 @@ void words_to_data(const uint32_t w[NWORDS], struct seccomp_data *sd);
 
 /* Free what a walk holds (L itself is the caller's). */
 void walker_fini(struct walker *L);
+
+/* ---- stack_kill.c: where one filter of a stack kills every call */
+
+/* L->kill for the stack L->progs[0..NSTACK) (each filter's part built
+ * when first asked about). */
+int stack_kill_new(struct walker *L, size_t nstack);
+
+void stack_kill_free(struct kill_table *t);
+
+/* Whether a filter from PROG back to OLDEST returns KILL_PROCESS on every
+ * call of the words W: 1 with that value in *V, the newest such filter in
+ * *G and one of its KILL_PROCESS instructions the path's numbers reach in
+ * *INSN (-1 if none is found); 0 when none is known to; a negative errno.
+ * Each filter is walked alone the first time it is asked about. */
+int stack_kill_find(struct walker *L, uint16_t prog, uint16_t oldest, const struct wcon *w,
+		    uint32_t *v, uint16_t *g, int32_t *insn);
+
+/* Whether filter PROG can return an action ranking below RANK on some
+ * call of the words W: 0 when it cannot (every path of it alone that does
+ * meets W nowhere), 1 when it may, or a negative errno. */
+int stack_kill_lowers(struct walker *L, uint16_t prog, const struct wcon *w, int32_t rank);
 
 #endif

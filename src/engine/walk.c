@@ -19,6 +19,7 @@ struct state {
 	struct sym a, x, mem[BPF_MEMWORDS];
 	struct wcon w[NWORDS];
 	uint32_t len;			/* instructions executed so far */
+	bool cut;			/* the words were cut since stack_kill_find() last looked */
 	uint32_t each[WALK_MAX_EACH];	/* each mode: the programs' returns so far */
 	int32_t each_insn[WALK_MAX_EACH];
 };
@@ -79,6 +80,7 @@ static int pin_word(struct walker *L, const struct state *s, unsigned w)
 		struct state c = *s;
 		c.len--;	/* the instruction runs again in the copy */
 		c.w[w].lo = c.w[w].hi = vals[i];
+		c.cut = true;
 		if (c.w[w].insn < 0) {
 			c.w[w].insn = (int32_t)s->pc;
 			c.w[w].prog = s->prog;
@@ -142,6 +144,98 @@ static int store(struct walker *L, const struct state *s, uint32_t r)
 	return 0;
 }
 
+/* The path ends with R: stored, if R is an action a policy can hold. */
+static int end(struct walker *L, struct state *s, uint32_t r)
+{
+	if (!scmpc_action_valid(r)) {
+		char act[32];
+		scmpc_action_str(r, act, sizeof(act));
+		return walk_err(L, -ENOTSUP, s->acc_prog, s->acc_insn,
+			    "returns 0x%08x (%s), which is no action a policy can hold (the kernel "
+			    "reads it as another action)", r, act);
+	}
+	return store(L, s, r);
+}
+
+/* Whether the rest of S's filter cannot change the stack's result: every
+ * RET it can reach ranks at or above the result so far (ties keep the
+ * newer filter's), so the filter is left before it forks.  Without this a
+ * stack's paths are the products of every filter's, each number's paths
+ * multiplied across filters that only ever say the same thing again: 32
+ * filters on the same ABIs went past 65,536 paths. */
+static bool cannot_lower(const struct walker *L, const struct state *s)
+{
+	if (!L->floor || (L->mode == WALK_STACK_THEN && s->prog == L->n - 1))
+		return false;
+	return L->floor[L->floor_at[s->prog] + s->pc] >= act_rank(s->acc);
+}
+
+/* Filter G kills every call of S: the stack's return is decided, as the
+ * kernel's would be there (G's return taken, the filters between it and
+ * S's not run). */
+static void killed(const struct walker *L, struct state *s, uint32_t v, uint16_t g, int32_t insn)
+{
+	s->acc = v;
+	s->acc_prog = g;
+	s->acc_insn = insn;
+	if (L->mode == WALK_STACK_THEN) {
+		s->each[g] = v;
+		s->each_insn[g] = insn;
+	}
+}
+
+/* The stack's return is decided on S: STACK_THEN's last program runs on
+ * the same call, or the path ends with it; *MORE when S goes on. */
+static int stack_done(struct walker *L, struct state *s, bool *more)
+{
+	*more = false;
+	if (L->mode == WALK_STACK_THEN) {
+		next_prog(s);
+		s->prog = (uint16_t)(L->n - 1);
+		*more = true;
+		return 0;
+	}
+	return end(L, s, s->acc);
+}
+
+/* STACK, STACK_THEN: the running filter of the stack is done with S (its
+ * return, if it has one, already taken into s->acc).  The next (older)
+ * filter runs, or STACK_THEN's last program, or the path ends with the
+ * stack's result; *MORE when S goes on. */
+static int stack_next(struct walker *L, struct state *s, bool *more)
+{
+	*more = false;
+	/* Nothing ranks below KILL_PROCESS: older filters cannot change the
+	 * result. */
+	while (s->prog > 0 && act_rank(s->acc) != act_rank(SCMPC_ACT_KILL_PROCESS)) {
+		next_prog(s);
+		uint32_t v;
+		uint16_t g;
+		int32_t insn;
+		/* words not cut since the last look: the older filters it
+		 * asked about still do not kill them all */
+		int r = s->cut ? stack_kill_find(L, s->prog, 0, s->w, &v, &g, &insn) : 0;
+		s->cut = false;
+		if (r < 0)
+			return r;
+		if (r > 0) {
+			killed(L, s, v, g, insn);
+			break;
+		}
+		/* A filter none of whose paths that rank below the result
+		 * meets the call's words cannot change it: as if it had run
+		 * (the static floor asks first, free). */
+		if (cannot_lower(L, s) ||
+		    !(r = stack_kill_lowers(L, s->prog, s->w, act_rank(s->acc))))
+			continue;
+		if (r < 0)
+			return r;
+		*more = true;
+		return 0;
+	}
+	return stack_done(L, s, more);
+}
+
 /* The path ends with return value R of the running filter. */
 static int finish(struct walker *L, struct state *s, uint32_t r, bool *more)
 {
@@ -176,34 +270,11 @@ static int finish(struct walker *L, struct state *s, uint32_t r, bool *more)
 			s->acc_prog = s->prog;
 			s->acc_insn = (int32_t)s->pc;
 		}
-		/* Nothing ranks below KILL_PROCESS: older filters cannot
-		 * change the result. */
-		if (s->prog > 0 && act_rank(s->acc) != act_rank(SCMPC_ACT_KILL_PROCESS)) {
-			next_prog(s);
-			*more = true;
-			return 0;
-		}
-		if (L->mode == WALK_STACK_THEN) {
-			/* the stack has decided: the last program runs on the
-			 * same call, whatever the stack returned */
-			next_prog(s);
-			s->prog = (uint16_t)(L->n - 1);
-			*more = true;
-			return 0;
-		}
-		r = s->acc;
-	} else {
-		s->acc_prog = s->prog;
-		s->acc_insn = (int32_t)s->pc;
+		return stack_next(L, s, more);
 	}
-	if (!scmpc_action_valid(r)) {
-		char act[32];
-		scmpc_action_str(r, act, sizeof(act));
-		return walk_err(L, -ENOTSUP, s->acc_prog, s->acc_insn,
-			    "returns 0x%08x (%s), which is no action a policy can hold (the kernel "
-			    "reads it as another action)", r, act);
-	}
-	return store(L, s, r);
+	s->acc_prog = s->prog;
+	s->acc_insn = (int32_t)s->pc;
+	return end(L, s, r);
 }
 
 /* Fork S at a jump: each piece of each side restricts word W. */
@@ -220,6 +291,7 @@ static int fork_split(struct walker *L, const struct state *s, unsigned w, const
 				return diag_err(L->d, r, NULL, "out of memory");
 			if (!r)
 				continue;
+			c.cut |= pc[i].kind != P_ALL;
 			if (pc[i].kind != P_ALL && c.w[w].insn < 0) {
 				c.w[w].insn = (int32_t)s->pc;
 				c.w[w].prog = s->prog;
@@ -318,6 +390,14 @@ static int walk(struct walker *L, struct state *s)
 		size_t len = L->lens[s->prog];
 		if (s->pc >= len)
 			return walk_err(L, -EINVAL, s->prog, s->pc, "runs past the end of the program");
+		if (cannot_lower(L, s)) {
+			/* the filter's return is not lower: as if it had run */
+			bool more;
+			int err = stack_next(L, s, &more);
+			if (err < 0 || !more)
+				return err;
+			continue;
+		}
 		if (++L->steps > MAX_STEPS)
 			return walk_err(L, -E2BIG, s->prog, s->pc,
 				    "more than %llu instructions walked over all paths (the "
@@ -474,21 +554,79 @@ static int walk(struct walker *L, struct state *s)
 	}
 }
 
+/* L->floor (engine.h): from the last instruction back, since classic BPF
+ * jumps only forward.  What ends a filter other than RET k (RET A, a
+ * division that may be by 0, a jump past the end) may return anything and
+ * counts as the lowest rank. */
+static int floors_build(struct walker *L)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < L->n; i++)
+		total += L->lens[i];
+	L->floor = malloc(total * sizeof(*L->floor));
+	L->floor_at = malloc(L->n * sizeof(*L->floor_at));
+	if (!L->floor || !L->floor_at)
+		return diag_err(L->d, -ENOMEM, NULL, "out of memory");
+	size_t at = 0;
+	for (size_t i = 0; i < L->n; i++) {
+		const struct sock_filter *prog = L->progs[i];
+		size_t len = L->lens[i];
+		int32_t *fl = &L->floor[at];
+		L->floor_at[i] = at;
+		at += len;
+		for (size_t pc = len; pc-- > 0;) {
+			const struct sock_filter *f = &prog[pc];
+			uint64_t next = pc + 1, t = next + f->jt, e = next + f->jf;
+			int32_t v;
+#define FLOOR_AT(x) ((x) < len ? fl[x] : INT32_MIN)
+			switch (BPF_CLASS(f->code)) {
+			case BPF_RET:
+				v = f->code == (BPF_RET | BPF_K) ? act_rank(f->k) : INT32_MIN;
+				break;
+			case BPF_JMP:
+				if (BPF_OP(f->code) == BPF_JA) {
+					v = FLOOR_AT(next + f->k);
+					break;
+				}
+				v = FLOOR_AT(t) < FLOOR_AT(e) ? FLOOR_AT(t) : FLOOR_AT(e);
+				break;
+			case BPF_ALU:
+				v = BPF_OP(f->code) == BPF_DIV || BPF_OP(f->code) == BPF_MOD
+					    ? INT32_MIN : FLOOR_AT(next);
+				break;
+			default:
+				v = FLOOR_AT(next);
+				break;
+			}
+#undef FLOOR_AT
+			fl[pc] = v;
+		}
+	}
+	return 0;
+}
+
 int walk_paths(struct walker *L)
 {
 	struct state s0;
+	if ((L->mode == WALK_STACK || L->mode == WALK_STACK_THEN) && !L->floor) {
+		int err = floors_build(L);
+		if (err < 0 ||
+		    (err = stack_kill_new(L, L->n - (L->mode == WALK_STACK_THEN ? 1 : 0))) < 0)
+			return err;
+	}
 	memset(&s0, 0, sizeof(s0));
 	/* the newest filter runs first (of the stack, STACK_THEN's last
 	 * program after it) */
 	s0.prog = (uint16_t)(L->n - (L->mode == WALK_STACK_THEN ? 2 : 1));
 	s0.acc = SCMPC_ACT_ALLOW;
 	s0.acc_insn = -1;
+	s0.cut = true;
 	s0.acc_prog = s0.prog;
 	s0.a = s0.x = sym_const(0);
 	for (size_t i = 0; i < BPF_MEMWORDS; i++)
 		s0.mem[i] = sym_const(0);
 	for (size_t i = 0; i < NWORDS; i++)
-		s0.w[i] = wcon_all;
+		s0.w[i] = L->start ? L->start[i] : wcon_all;
 	for (size_t i = 0; i < WALK_MAX_EACH; i++) {
 		s0.each[i] = SCMPC_ACT_ALLOW;	/* STACK_THEN: a filter not run */
 		s0.each_insn[i] = -1;
@@ -507,11 +645,17 @@ void walker_fini(struct walker *L)
 	free(L->stk);
 	free(L->each);
 	free(L->each_insn);
+	free(L->floor);
+	free(L->floor_at);
+	stack_kill_free(L->kill);
 	wcon_arena_free(&L->ar);
 	L->paths = NULL;
 	L->stk = NULL;
 	L->each = NULL;
 	L->each_insn = NULL;
+	L->floor = NULL;
+	L->floor_at = NULL;
+	L->kill = NULL;
 	L->npaths = L->nstk = 0;
 }
 
