@@ -194,28 +194,45 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views,
 	return total;
 }
 
+/* The path-first lowering's DAG and number trees, kept for
+ * try_argfirst(): the argfirst lowering would make every call that one
+ * made again before its own (lower_argfirst() says why it may start from
+ * them instead).  OK: the lowering succeeded. */
+struct kept {
+	struct dag g;
+	struct lowered low;
+	bool ok;
+};
+
 /* P lowered (argument checks laid out as MODE says) and emitted.  *LIMIT
  * (if not NULL) says which of the compiler's own bounds stopped the
- * lowering, DAG_LIMIT_NONE when none did. */
+ * lowering, DAG_LIMIT_NONE when none did.  KEEP (or NULL, zeroed, for a
+ * LOWER_PATH lowering without a budget) receives the DAG and its number
+ * trees, for the caller to free. */
 static int lower_emit(const scmpc_policy *p, struct arch_view *views,
 		      const struct scmpc_compile_opts *o, enum lower_mode mode, unsigned slack,
 		      struct sock_filter **insns, size_t *len, enum dag_limit *limit,
-		      struct compile_budget *budget, struct tree_cache *trees, scmpc_diag *d)
+		      struct compile_budget *budget, struct tree_cache *trees, struct kept *keep,
+		      scmpc_diag *d)
 {
-	struct dag g;
-	dag_init(&g);
-	g.trees = trees;
-	if (budget && budget->left < g.max_work)
-		g.max_work = budget->left;
+	struct dag own, *g = keep ? &keep->g : &own;
+	dag_init(g);
+	g->trees = trees;
+	if (budget && budget->left < g->max_work)
+		g->max_work = budget->left;
 	int64_t root = (o->flags & SCMPC_COMPILE_NAIVE)
-			       ? lower_naive(&g, p, views, d)
-			       : lower_policy(&g, p, views, mode, slack, o->hot, d);
-	int err = root < 0 ? (int)root : emit_program(&g, (uint32_t)root, insns, len, d);
+			       ? lower_naive(g, p, views, d)
+			       : lower_policy(g, p, views, mode, slack, o->hot,
+					      keep ? &keep->low : NULL, d);
+	int err = root < 0 ? (int)root : emit_program(g, (uint32_t)root, insns, len, d);
 	if (limit)
-		*limit = g.too_big ? g.limit : DAG_LIMIT_NONE;
+		*limit = g->too_big ? g->limit : DAG_LIMIT_NONE;
 	if (budget)
-		budget->left -= g.work < budget->left ? g.work : budget->left;
-	dag_fini(&g);
+		budget->left -= g->work < budget->left ? g->work : budget->left;
+	if (keep)
+		keep->ok = err == 0;
+	else
+		dag_fini(g);
 	return err;
 }
 
@@ -241,7 +258,7 @@ static void try_smaller(const scmpc_policy *p, struct arch_view *views,
 {
 	struct sock_filter *t = NULL;
 	size_t n = 0;
-	if (lower_emit(p, views, o, mode, 0, &t, &n, NULL, budget, trees, NULL) == 0 &&
+	if (lower_emit(p, views, o, mode, 0, &t, &n, NULL, budget, trees, NULL, NULL) == 0 &&
 	    (*err < 0 || n < *len)) {
 		free(*insns);
 		*insns = t;
@@ -265,7 +282,7 @@ static bool capped(const scmpc_policy *p, struct arch_view *views,
 		   struct compile_budget *budget, struct tree_cache *trees, struct cand *c)
 {
 	c->insns = NULL;
-	if (lower_emit(p, views, o, mode, slack, &c->insns, &c->len, NULL, budget, trees,
+	if (lower_emit(p, views, o, mode, slack, &c->insns, &c->len, NULL, budget, trees, NULL,
 		       NULL) != 0) {
 		free(c->insns);
 		c->insns = NULL;
@@ -415,12 +432,19 @@ static bool paths_kept(const scmpc_policy *p, const struct sock_filter *t, size_
 
 static void try_argfirst(const scmpc_policy *p, struct arch_view *views,
 			 const struct scmpc_compile_opts *o, struct sock_filter **insns, size_t *len,
-			 struct compile_budget *budget, struct tree_cache *trees)
+			 struct compile_budget *budget, struct tree_cache *trees, struct kept *keep)
 {
 	struct sock_filter *t = NULL;
 	size_t n = 0;
-	if (lower_emit(p, views, o, LOWER_PATH_ARGFIRST, 0, &t, &n, NULL, budget, trees,
-		       NULL) == 0 &&
+	int err;
+	if (keep && keep->ok) {
+		int64_t root = lower_argfirst(&keep->g, p, &keep->low, NULL);
+		err = root < 0 ? (int)root : emit_program(&keep->g, (uint32_t)root, &t, &n, NULL);
+	} else {
+		err = lower_emit(p, views, o, LOWER_PATH_ARGFIRST, 0, &t, &n, NULL, budget, trees,
+				 NULL, NULL);
+	}
+	if (err == 0 &&
 	    n <= *len && bpf_ebpf_len(t, n) <= bpf_ebpf_len(*insns, *len) &&
 	    (n != *len || memcmp(t, *insns, n * sizeof(*t))) && paths_kept(p, t, n, *insns, *len)) {
 		free(*insns);
@@ -440,12 +464,19 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 	 * The lowerings below share their number trees' searches (treecache.h);
 	 * without memory for that, each searches its own. */
 	struct tree_cache *trees = tree_cache_new();
+	/* The argfirst lowering below starts from this one's DAG, where no
+	 * budget must be charged as a lowering of its own would charge it. */
+	struct kept keep = { 0 };
+	bool keepable = !budget && !o->hot && !(o->flags & SCMPC_COMPILE_NAIVE) &&
+			any_conds(p, views);
 	enum dag_limit limit;
-	int err = lower_emit(p, views, o, LOWER_PATH, 0, insns, len, &limit, budget, trees, d);
+	int err = lower_emit(p, views, o, LOWER_PATH, 0, insns, len, &limit, budget, trees,
+			     keepable ? &keep : NULL, d);
 	const struct sock_filter *path_prog = err == 0 ? *insns : NULL;
 	bool sized_out = limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES;
 	if (err == -E2BIG && sized_out && !(o->flags & SCMPC_COMPILE_NAIVE)) {
-		err = lower_emit(p, views, o, LOWER_COMPACT, 0, insns, len, &limit, budget, trees, d);
+		err = lower_emit(p, views, o, LOWER_COMPACT, 0, insns, len, &limit, budget, trees,
+				 NULL, d);
 		bool sized = err == 0 || (err == -E2BIG && (limit == DAG_LIMIT_NONE ||
 							    limit == DAG_LIMIT_RANGES));
 		/* The other order of an equality's halves may be smaller, or fit
@@ -482,13 +513,17 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 	/* Without an argument check there is nothing for argfirst.c to move. */
 	if (err == 0 && *insns == path_prog && !o->hot && !(o->flags & SCMPC_COMPILE_NAIVE) &&
 	    any_conds(p, views))
-		try_argfirst(p, views, o, insns, len, budget, trees);
+		try_argfirst(p, views, o, insns, len, budget, trees, keepable ? &keep : NULL);
 	/* Too big for one program, measured as such: not when the compiler's
 	 * own work or node bound stopped it (nor is it lowered again for size
 	 * then), which says nothing about the program's size. */
 	*size_bound = err == -E2BIG && sized_out &&
 		      (limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES) &&
 		      !(o->flags & SCMPC_COMPILE_NAIVE);
+	if (keepable) {
+		dag_fini(&keep.g);
+		lowered_free(&keep.low);
+	}
 	tree_cache_free(trees);
 	return err;
 }
