@@ -16,6 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <linux/audit.h>
+#include "compiler/compile.h"
+#include "families.h"
 #include "lsc_ref.h"
 #include "oracle.h"
 #include "scmpc.h"
@@ -1569,6 +1571,59 @@ static void test_lean_is_kept_from_profiles(void **state)
 	scmpc_diag_free(d);
 }
 
+
+/*
+ * Without a budget, the argfirst lowering starts from the path-first
+ * lowering's DAG and number trees (lower_argfirst(), size.c's struct
+ * kept); with one, every lowering is made afresh, as it was before.  A
+ * budget no lowering can spend stands for none, so both must give the
+ * same program, on the families the benchmark measures (the VMM-like one
+ * takes argfirst.c's tree) and the packaged profiles on three ABIs.
+ */
+static void same_with_budget(scmpc_policy *p, const char *what, unsigned *compared)
+{
+	if (!p)
+		return;
+	scmpc_diag *d = scmpc_diag_new();
+	scmpc_prog *kept = NULL, *fresh = NULL;
+	struct compile_budget budget = { .left = UINT64_MAX };
+	int rk = compile_policy(p, NULL, &kept, NULL, NULL, d);
+	int rf = compile_policy(p, NULL, &fresh, NULL, &budget, d);
+	assert_int_equal(rk, rf);
+	if (rk == 0 && (scmpc_prog_len(kept) != scmpc_prog_len(fresh) ||
+			memcmp(scmpc_prog_insns(kept), scmpc_prog_insns(fresh),
+			       scmpc_prog_len(kept) * sizeof(struct sock_filter))))
+		fail_msg("%s: %zu instructions from the kept lowering, %zu afresh", what,
+			 scmpc_prog_len(kept), scmpc_prog_len(fresh));
+	*compared += rk == 0;
+	scmpc_prog_free(kept);
+	scmpc_prog_free(fresh);
+	scmpc_policy_free(p);
+	scmpc_diag_free(d);
+}
+
+static void test_argfirst_kept_matches_fresh(void **state)
+{
+	(void)state;
+	unsigned compared = 0;
+	same_with_budget(family_vmm(), "VMM-like", &compared);
+	same_with_budget(family_wide_sets(false), "wide sets", &compared);
+	same_with_budget(family_two_rule_64(), "two rules", &compared);
+	same_with_budget(family_allowlist(91), "allowlist", &compared);
+	same_with_budget(family_synthetic(300, 2), "synthetic", &compared);
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned seed = 0; seed < 4; seed++)
+			same_with_budget(family_firecracker(k, seed == 3 ? 0 : seed, seed == 3),
+					 "Firecracker-shaped", &compared);
+	static const enum scmpc_arch abis[] = { SCMPC_ARCH_X86_64, SCMPC_ARCH_AARCH64,
+						SCMPC_ARCH_I386 };
+	for (size_t i = 0; testutil_profile_names[i]; i++)
+		for (size_t a = 0; a < ARRAY_SIZE(abis); a++)
+			same_with_budget(testutil_policy(testutil_profile_names[i], abis[a]),
+					 testutil_profile_names[i], &compared);
+	assert_true(compared >= 17);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1600,6 +1655,7 @@ int main(void)
 		cmocka_unit_test(test_lean_sets_within_libseccomp),
 		cmocka_unit_test(test_size_or_path),
 		cmocka_unit_test(test_checked_call_first),
+		cmocka_unit_test(test_argfirst_kept_matches_fresh),
 		cmocka_unit_test(test_lean_is_kept_from_profiles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

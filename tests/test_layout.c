@@ -12,10 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include <linux/filter.h>
 #include "compiler/dag.h"
 #include "compiler/layout.h"
+#include "compiler/treecache.h"
 #include "testutil.h"
 
 /* The return value the DAG gives for accumulator value V from ROOT; the
@@ -296,6 +298,116 @@ static void test_capped_matches_plain(void **state)
 	assert_int_equal(cases, 160 * (LAYOUT_SLACK_MAX + 1) * 2);
 }
 
+
+/*
+ * A compile's later lowerings replay the searches of its earlier ones
+ * (src/compiler/treecache.c) into a fresh DAG whose node ids differ.
+ * The replay must leave that DAG exactly as the search would: the same
+ * root, the same nodes, the same work charged, and, when the DAG's work
+ * bound stops the build part way, the same stop.  Each round searches
+ * the ranges in one DAG (kept), then builds them in two more DAGs that
+ * hold other nodes first, one replaying, one searching.
+ */
+static size_t shared_ranges(struct testutil_rng rng, struct dag *g, enum shape shape,
+			    struct range *r, size_t max, unsigned pad)
+{
+	for (unsigned i = 0; i < pad; i++)
+		dag_ret(g, 90000 + i);
+	return random_ranges(&rng, g, shape, r, max);
+}
+
+static void test_shared_matches_search(void **state)
+{
+	(void)state;
+	struct testutil_rng rng;
+	testutil_rng_seed(&rng, 2626 * 26);
+	static struct range ra[200], rb[200], rc[200];
+	unsigned replayed = 0, stopped = 0;
+	for (unsigned round = 0; round < 200; round++) {
+		enum shape shape = (enum shape)(round % SHAPE_NSHAPES);
+		size_t max = round % 10 ? 170 : ARRAY_SIZE(ra);
+		struct testutil_rng at = rng;
+		testutil_rng_next(&rng);
+		for (int goal = LAYOUT_NUMBERS; goal <= LAYOUT_ARGS_COMPACT; goal++) {
+			struct tree_cache *c = tree_cache_new();
+			assert_non_null(c);
+			struct dag a, b, s;
+			dag_init(&a);
+			dag_init(&b);
+			dag_init(&s);
+			a.trees = b.trees = c;
+			size_t n = shared_ranges(at, &a, shape, ra, max, 0);
+			assert_int_equal(shared_ranges(at, &b, shape, rb, max, 3 + round % 5), n);
+			assert_int_equal(shared_ranges(at, &s, shape, rc, max, 3 + round % 5), n);
+			uint32_t ka = layout_tree(&a, ra, n, (enum layout_goal)goal);
+			assert_int_not_equal(ka, NODE_NONE);
+			size_t kept = tree_cache_count(c);
+			/* Every other round the work bound falls inside the
+			 * build (where it charges any): both stop, at the same
+			 * point. */
+			if (round % 2 && a.work > 1)
+				b.max_work = s.max_work = b.work + a.work / 2;
+			uint32_t kb = layout_tree(&b, rb, n, (enum layout_goal)goal);
+			uint32_t ks = layout_tree(&s, rc, n, (enum layout_goal)goal);
+			if (kb != ks || b.n != s.n || b.work != s.work || b.oom != s.oom ||
+			    b.too_big != s.too_big)
+				fail_msg("round %u, %zu ranges, goal %d: replay %u (%zu nodes, work %llu)"
+					 " != search %u (%zu nodes, work %llu)", round, n, goal, kb, b.n,
+					 (unsigned long long)b.work, ks, s.n, (unsigned long long)s.work);
+			stopped += b.too_big;
+			for (size_t i = 0; i < b.n; i++)
+				if (memcmp(&b.nodes[i], &s.nodes[i], sizeof(b.nodes[i])))
+					fail_msg("round %u, goal %d: node %zu differs", round, goal, i);
+			/* A tree of 16 ranges or more is kept and replayed, not searched again. */
+			if (n >= 16 && kept) {
+				assert_int_equal(tree_cache_count(c), kept);
+				replayed++;
+			}
+			dag_fini(&a);
+			dag_fini(&b);
+			dag_fini(&s);
+			tree_cache_free(c);
+		}
+	}
+	if (replayed < 500 || stopped < 20)
+		fail_msg("%u replays, %u stopped builds", replayed, stopped);
+}
+
+/* Ranges alike in all but which of them share a node, or in all but a
+ * node's cost, are different searches: the cache must not replay one for
+ * the other. */
+static void test_shared_tells_nodes_apart(void **state)
+{
+	(void)state;
+	struct tree_cache *c = tree_cache_new();
+	assert_non_null(c);
+	struct dag g;
+	dag_init(&g);
+	g.trees = c;
+	uint32_t a = dag_ret(&g, 1), b = dag_ret(&g, 2), x = dag_ret(&g, 3);
+	struct range r[24];
+	ranges(r, 24, a, b);
+	uint32_t two = layout_tree(&g, r, 24, LAYOUT_NUMBERS);
+	check_decides(&g, two, r, 24);
+	/* The same costs, bounds and weights, a third return in the middle. */
+	r[11].node = x;
+	uint32_t three = layout_tree(&g, r, 24, LAYOUT_NUMBERS);
+	assert_int_not_equal(three, NODE_NONE);
+	check_decides(&g, three, r, 24);
+	/* The same pattern of nodes, the middle one an argument check: it
+	 * costs more, which the search weighs. */
+	uint32_t y = dag_jmp(&g, BPF_JEQ, 5, x, dag_ret(&g, 4));
+	r[11].node = y;
+	uint32_t check = layout_tree(&g, r, 24, LAYOUT_NUMBERS);
+	assert_int_not_equal(check, NODE_NONE);
+	assert_int_equal(walk(&g, check, r[10].lo), 1);
+	assert_int_equal(walk(&g, check, r[11].lo), 4);
+	assert_int_equal(walk(&g, check, r[13].lo), 2);
+	assert_int_equal(tree_cache_count(c), 3);
+	dag_fini(&g);
+	tree_cache_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +417,8 @@ int main(void)
 		cmocka_unit_test(test_value_sets_decide),
 		cmocka_unit_test(test_search_matches_exhaustive),
 		cmocka_unit_test(test_capped_matches_plain),
+		cmocka_unit_test(test_shared_matches_search),
+		cmocka_unit_test(test_shared_tells_nodes_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,6 +65,10 @@ struct dag {
 	size_t memo_words;	/* key words held, bounded by DAG_MEMO_WORDS */
 	uint32_t *memo_table;	/* open addressing: entry index + 1, 0 = empty */
 	size_t memo_tcap;
+	/* Search trees kept across a compile's lowerings (treecache.h), or
+	 * NULL; not owned.  REC: the search in progress records its calls. */
+	struct tree_cache *trees;
+	struct tree_rec *rec;
 };
 
 /* A program has at most 4096 instructions, so a DAG this large can only

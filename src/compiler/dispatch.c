@@ -200,7 +200,8 @@ static bool hot_weights(struct dag *g, struct range_vec *rv, const struct hot_ca
 static uint32_t number_tree(struct dag *g, struct pruner *pr, const scmpc_policy *p,
 			    const struct arch_view *views,
 			    const struct segment *segs, size_t nseg, uint32_t hot_lo, enum lower_mode mode,
-			    unsigned slack, const struct hot_call *calls, size_t ncalls)
+			    unsigned slack, const struct hot_call *calls, size_t ncalls,
+			    struct range_vec *keep)
 {
 	struct range_vec rv = { 0 };
 	uint32_t root = NODE_NONE;
@@ -267,7 +268,10 @@ static uint32_t number_tree(struct dag *g, struct pruner *pr, const scmpc_policy
 			root = argfirst_tree(g, rv.v, rv.n, goal, root);
 	}
 out:
-	range_vec_free(&rv);
+	if (keep && root != NODE_NONE)
+		*keep = rv;
+	else
+		range_vec_free(&rv);
 	return root;
 }
 
@@ -280,9 +284,52 @@ static const struct arch_view *find_view(const struct arch_view *views, size_t n
 	return NULL;
 }
 
+/* The sections chained on seccomp_data.arch, in the policy's order, after
+ * the errors the DAG holds. */
+static int64_t arch_chain(struct dag *g, const scmpc_policy *p, const uint32_t *audits,
+			  const uint32_t *sections, size_t naudit, scmpc_diag *d)
+{
+	if (g->too_big)
+		return dag_limit_error(g, d);
+	if (g->oom)
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+
+	uint32_t chain = dag_ret(g, p->badarch_action);
+	for (size_t k = naudit; k-- > 0;)
+		chain = dag_jmp(g, BPF_JEQ, audits[k],
+				dag_ld(g, offsetof(struct seccomp_data, nr), sections[k]), chain);
+	chain = dag_ld(g, offsetof(struct seccomp_data, arch), chain);
+	if (chain == NODE_NONE)
+		return diag_err(d, -ENOMEM, NULL, "out of memory");
+	return chain;
+}
+
+void lowered_free(struct lowered *k)
+{
+	for (size_t s = 0; s < k->n; s++)
+		range_vec_free(&k->rv[s]);
+	k->n = 0;
+}
+
+int64_t lower_argfirst(struct dag *g, const scmpc_policy *p, const struct lowered *k,
+		       scmpc_diag *d)
+{
+	uint32_t sections[SCMPC_ARCH_COUNT];
+	size_t naudit = 0;
+	for (; naudit < k->n; naudit++) {
+		const struct range_vec *rv = &k->rv[naudit];
+		sections[naudit] = argfirst_tree(g, rv->v, rv->n, LAYOUT_NUMBERS, k->roots[naudit]);
+		if (sections[naudit] == NODE_NONE)
+			break;
+	}
+	if (naudit < k->n)
+		g->oom = true;
+	return arch_chain(g, p, k->audits, sections, naudit, d);
+}
+
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
 		     enum lower_mode mode, unsigned slack, const scmpc_workload *hot,
-		     scmpc_diag *d)
+		     struct lowered *keep, scmpc_diag *d)
 {
 	/* One section per AUDIT_ARCH value, in the policy's order. */
 	uint32_t audits[SCMPC_ARCH_COUNT], sections[SCMPC_ARCH_COUNT];
@@ -349,25 +396,17 @@ int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *vie
 			}
 		}
 		uint32_t tree = number_tree(g, pr, p, views, segs, nseg, hot_lo, mode, slack,
-					    calls, (size_t)ncalls);
+					    calls, (size_t)ncalls, keep ? &keep->rv[naudit] : NULL);
 		free(calls);
 		if (tree == NODE_NONE)
 			break;
 		audits[naudit] = ai->audit;
 		sections[naudit++] = tree;
+		if (keep) {
+			keep->audits[keep->n] = ai->audit;
+			keep->roots[keep->n++] = tree;
+		}
 	}
 	pruner_free(pr);
-	if (g->too_big)
-		return dag_limit_error(g, d);
-	if (g->oom)
-		return diag_err(d, -ENOMEM, NULL, "out of memory");
-
-	uint32_t chain = dag_ret(g, p->badarch_action);
-	for (size_t k = naudit; k-- > 0;)
-		chain = dag_jmp(g, BPF_JEQ, audits[k],
-				dag_ld(g, offsetof(struct seccomp_data, nr), sections[k]), chain);
-	chain = dag_ld(g, offsetof(struct seccomp_data, arch), chain);
-	if (chain == NODE_NONE)
-		return diag_err(d, -ENOMEM, NULL, "out of memory");
-	return chain;
+	return arch_chain(g, p, audits, sections, naudit, d);
 }

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compiler/layout.h"
+#include "compiler/treecache.h"
 
 #define COLD_BIAS 24
 
@@ -61,6 +62,24 @@ void range_vec_free(struct range_vec *rv)
 
 static int imax(int a, int b) { return a > b ? a : b; }
 
+/* dag_jmp() and dag_charge() for the searches layout_tree() runs: while
+ * the DAG records (treecache.h), each call is kept, so that the next
+ * lowering of the compile can make them again without the search. */
+static uint32_t jmp(struct dag *g, uint8_t op, uint32_t k, uint32_t t, uint32_t f)
+{
+	uint32_t id = dag_jmp(g, op, k, t, f);
+	if (g->rec)
+		tree_rec_jmp(g->rec, op, k, t, f, id);
+	return id;
+}
+
+static bool charge(struct dag *g, uint64_t n)
+{
+	if (g->rec)
+		tree_rec_charge(g->rec, n);
+	return dag_charge(g, n);
+}
+
 static bool is_triple(const struct item *it, size_t i)
 {
 	return it[i].leaf && it[i + 1].leaf && it[i + 2].leaf && it[i + 1].point &&
@@ -71,8 +90,8 @@ static uint32_t merge_node(struct dag *g, const struct item *a, const struct ite
 			   const struct item *c)
 {
 	if (c)
-		return dag_jmp(g, BPF_JEQ, b->lo, b->node, a->node);
-	return dag_jmp(g, BPF_JGE, b->lo, b->node, a->node);
+		return jmp(g, BPF_JEQ, b->lo, b->node, a->node);
+	return jmp(g, BPF_JGE, b->lo, b->node, a->node);
 }
 
 /* Greedy: repeatedly merge the adjacent pair (or X p X triple) whose merged
@@ -83,7 +102,7 @@ static bool greedy(struct dag *g, struct item *it, size_t *m, size_t lo, size_t 
 		   uint32_t *made)
 {
 	for (; hi - lo > 1; *made += 1) {
-		if (!dag_charge(g, hi - lo))
+		if (!charge(g, hi - lo))
 			return false;
 		size_t best = lo;
 		bool best_triple = false;
@@ -175,7 +194,7 @@ static uint32_t chain_build(struct dag *g, const struct item *it, size_t i, size
 	uint32_t node = bg;
 	for (size_t m = j + 1; m-- > i;)
 		if (it[m].node != bg)
-			node = dag_jmp(g, BPF_JEQ, it[m].lo, it[m].node, node);
+			node = jmp(g, BPF_JEQ, it[m].lo, it[m].node, node);
 	return node;
 }
 
@@ -195,7 +214,7 @@ static uint32_t dp_build(struct dag *g, const struct dp *dp, const struct item *
 	uint32_t right = dp_build(g, dp, it, (size_t)k + 1, j);
 	if (left == NODE_NONE || right == NODE_NONE)
 		return NODE_NONE;
-	return dag_jmp(g, BPF_JGE, it[k + 1].lo, right, left);
+	return jmp(g, BPF_JGE, it[k + 1].lo, right, left);
 }
 
 /* Whether worst key F, weighted sum S and size Z beat the best so far (BF, BS, BZ) in the order
@@ -709,7 +728,7 @@ static uint32_t runs_build(struct dag *g, const struct runs *rs, size_t lo, size
 	uint32_t left = runs_build(g, rs, lo, mid), right = runs_build(g, rs, mid, hi);
 	if (left == NODE_NONE || right == NODE_NONE)
 		return NODE_NONE;
-	return dag_jmp(g, BPF_JGE, rs->it[rs->cut[mid]].lo, right, left);
+	return jmp(g, BPF_JGE, rs->it[rs->cut[mid]].lo, right, left);
 }
 
 /* Cut the T tests at positions POS into runs of L (the first run from
@@ -804,6 +823,69 @@ static uint32_t layout_build(struct dag *g, const struct range *r, size_t n,
 
 /* Trees this small cost less to build than to look up. */
 #define MEMO_MIN 8
+/* Below this many ranges the search costs about what keeping its calls
+ * across lowerings would (the key, the record, the replay). */
+#define SHARE_MIN 16
+
+/* The key of a search in the compile's tree cache (treecache.h): what
+ * layout_build() reads of each range, with the node named by the first
+ * range that has it, since node ids differ from DAG to DAG.  NULL
+ * without memory. */
+static uint32_t *share_key(const struct dag *g, const struct range *r, size_t n,
+			   enum layout_goal goal, size_t *nkey)
+{
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	uint32_t *key = malloc((2 + 4 * n) * sizeof(*key));
+	uint32_t *slot = malloc(cap * sizeof(*slot));	/* range index + 1, 0 empty */
+	if (!key || !slot) {
+		free(key);
+		free(slot);
+		return NULL;
+	}
+	memset(slot, 0, cap * sizeof(*slot));
+	key[0] = goal;
+	key[1] = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		size_t h = (r[i].node * 0x9e3779b1u) & (cap - 1);
+		while (slot[h] && r[slot[h] - 1].node != r[i].node)
+			h = (h + 1) & (cap - 1);
+		if (!slot[h])
+			slot[h] = (uint32_t)i + 1;
+		uint32_t *w = &key[2 + 4 * i];
+		w[0] = r[i].lo;
+		w[1] = r[i].weight;
+		w[2] = (uint32_t)g->nodes[r[i].node].cost << 1 | r[i].hot;
+		w[3] = slot[h] - 1;
+	}
+	free(slot);
+	*nkey = 2 + 4 * n;
+	return key;
+}
+
+/* layout_build() through the compile's tree cache: replayed when an
+ * earlier lowering searched the same ranges, else searched and kept. */
+static uint32_t shared_build(struct dag *g, const struct range *r, size_t n, enum layout_goal goal)
+{
+	size_t nkey;
+	uint32_t *key = g->trees && !g->rec && n >= SHARE_MIN ? share_key(g, r, n, goal, &nkey)
+							       : NULL;
+	if (!key)
+		return layout_build(g, r, n, goal, false);
+	uint32_t root;
+	if (!tree_cache_replay(g->trees, g, key, nkey, r, n, &root)) {
+		struct tree_rec rec = { 0 };
+		g->rec = &rec;
+		root = layout_build(g, r, n, goal, false);
+		g->rec = NULL;
+		if (root != NODE_NONE && !g->oom)
+			tree_cache_put(g->trees, key, nkey, &rec, r, n, root);
+		tree_rec_free(&rec);
+	}
+	free(key);
+	return root;
+}
 
 /* The lowering asks for the same tree (the same ranges over the same
  * subtrees) under each argument prefix that leads to it; the DAG keeps
@@ -830,7 +912,7 @@ uint32_t layout_tree(struct dag *g, const struct range *r, size_t n, enum layout
 	uint32_t root = dag_memo_get(g, key, 2 + 4 * n);
 	if (root == NODE_NONE && !g->oom) {
 		uint64_t work = g->work;
-		root = layout_build(g, r, n, goal, false);
+		root = shared_build(g, r, n, goal);
 		if (root != NODE_NONE && !g->oom)
 			dag_memo_put(g, key, 2 + 4 * n, root, root > maxid ? root : maxid,
 				     g->work - work);

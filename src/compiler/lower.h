@@ -3,6 +3,7 @@
 #define SCMPC_LOWER_H
 
 #include "compiler/dag.h"
+#include "compiler/layout.h"
 #include "policy/policy.h"
 
 /* How argument checks are laid out. */
@@ -18,14 +19,38 @@ enum lower_mode {
 	LOWER_CAPPED_EBPF,	/* the same, tests counted as the kernel's eBPF */
 };
 
+/*
+ * A LOWER_PATH lowering's number trees, each section's ranges and root in
+ * the DAG that holds them: what LOWER_PATH_ARGFIRST would lower again,
+ * per-call checks and number searches alike, before it looks for other
+ * trees (lower_argfirst()).  Freed with lowered_free().
+ */
+struct lowered {
+	size_t n;
+	uint32_t audits[SCMPC_ARCH_COUNT], roots[SCMPC_ARCH_COUNT];
+	struct range_vec rv[SCMPC_ARCH_COUNT];
+};
+void lowered_free(struct lowered *k);
+
+/* The program LOWER_PATH_ARGFIRST lowers, from K and the DAG G it was
+ * kept in: argfirst.c's trees over each section's ranges.  The calls it
+ * makes are those the argfirst lowering makes after the ones K's lowering
+ * made (which are that lowering's first), so the program is the one that
+ * lowering emits, and G's work and node bounds are reached or not alike:
+ * both count from an empty DAG to the same total.  Returns the root or a
+ * negative errno. */
+int64_t lower_argfirst(struct dag *g, const scmpc_policy *p, const struct lowered *k,
+		       scmpc_diag *d);
+
 /* The decision DAG of a whole policy (dispatch.c): arch dispatch, per-ABI
  * number trees, and below each call lower_syscall()'s argument checks,
  * laid out as MODE says (SLACK: LOWER_CAPPED's); HOT (or NULL) is the
- * workload the number trees are laid out for.  Returns the root node, or
- * a negative errno. */
+ * workload the number trees are laid out for.  KEEP (or NULL; zeroed by
+ * the caller) receives the number trees for lower_argfirst().  Returns
+ * the root node, or a negative errno. */
 int64_t lower_policy(struct dag *g, const scmpc_policy *p, struct arch_view *views,
 		     enum lower_mode mode, unsigned slack, const scmpc_workload *hot,
-		     scmpc_diag *d);
+		     struct lowered *keep, scmpc_diag *d);
 
 /* The same decisions as one linear chain, without any optimisation. */
 int64_t lower_naive(struct dag *g, const scmpc_policy *p, struct arch_view *views,

@@ -15,6 +15,7 @@
 #include "compiler/emit.h"
 #include "compiler/layout.h"
 #include "compiler/lower.h"
+#include "compiler/treecache.h"
 #include "policy/lsc_tree.h"
 
 /*
@@ -193,27 +194,45 @@ static size_t chain_layout(const scmpc_policy *p, const struct arch_view *views,
 	return total;
 }
 
+/* The path-first lowering's DAG and number trees, kept for
+ * try_argfirst(): the argfirst lowering would make every call that one
+ * made again before its own (lower_argfirst() says why it may start from
+ * them instead).  OK: the lowering succeeded. */
+struct kept {
+	struct dag g;
+	struct lowered low;
+	bool ok;
+};
+
 /* P lowered (argument checks laid out as MODE says) and emitted.  *LIMIT
  * (if not NULL) says which of the compiler's own bounds stopped the
- * lowering, DAG_LIMIT_NONE when none did. */
+ * lowering, DAG_LIMIT_NONE when none did.  KEEP (or NULL, zeroed, for a
+ * LOWER_PATH lowering without a budget) receives the DAG and its number
+ * trees, for the caller to free. */
 static int lower_emit(const scmpc_policy *p, struct arch_view *views,
 		      const struct scmpc_compile_opts *o, enum lower_mode mode, unsigned slack,
 		      struct sock_filter **insns, size_t *len, enum dag_limit *limit,
-		      struct compile_budget *budget, scmpc_diag *d)
+		      struct compile_budget *budget, struct tree_cache *trees, struct kept *keep,
+		      scmpc_diag *d)
 {
-	struct dag g;
-	dag_init(&g);
-	if (budget && budget->left < g.max_work)
-		g.max_work = budget->left;
+	struct dag own, *g = keep ? &keep->g : &own;
+	dag_init(g);
+	g->trees = trees;
+	if (budget && budget->left < g->max_work)
+		g->max_work = budget->left;
 	int64_t root = (o->flags & SCMPC_COMPILE_NAIVE)
-			       ? lower_naive(&g, p, views, d)
-			       : lower_policy(&g, p, views, mode, slack, o->hot, d);
-	int err = root < 0 ? (int)root : emit_program(&g, (uint32_t)root, insns, len, d);
+			       ? lower_naive(g, p, views, d)
+			       : lower_policy(g, p, views, mode, slack, o->hot,
+					      keep ? &keep->low : NULL, d);
+	int err = root < 0 ? (int)root : emit_program(g, (uint32_t)root, insns, len, d);
 	if (limit)
-		*limit = g.too_big ? g.limit : DAG_LIMIT_NONE;
+		*limit = g->too_big ? g->limit : DAG_LIMIT_NONE;
 	if (budget)
-		budget->left -= g.work < budget->left ? g.work : budget->left;
-	dag_fini(&g);
+		budget->left -= g->work < budget->left ? g->work : budget->left;
+	if (keep)
+		keep->ok = err == 0;
+	else
+		dag_fini(g);
 	return err;
 }
 
@@ -234,11 +253,12 @@ static bool any_conds(const scmpc_policy *p, const struct arch_view *views)
  * and says nothing. */
 static void try_smaller(const scmpc_policy *p, struct arch_view *views,
 			const struct scmpc_compile_opts *o, enum lower_mode mode,
-			struct sock_filter **insns, size_t *len, int *err, struct compile_budget *budget)
+			struct sock_filter **insns, size_t *len, int *err, struct compile_budget *budget,
+			struct tree_cache *trees)
 {
 	struct sock_filter *t = NULL;
 	size_t n = 0;
-	if (lower_emit(p, views, o, mode, 0, &t, &n, NULL, budget, NULL) == 0 &&
+	if (lower_emit(p, views, o, mode, 0, &t, &n, NULL, budget, trees, NULL, NULL) == 0 &&
 	    (*err < 0 || n < *len)) {
 		free(*insns);
 		*insns = t;
@@ -259,10 +279,11 @@ struct cand {
  * NULL); false when it fails. */
 static bool capped(const scmpc_policy *p, struct arch_view *views,
 		   const struct scmpc_compile_opts *o, enum lower_mode mode, unsigned slack,
-		   struct compile_budget *budget, struct cand *c)
+		   struct compile_budget *budget, struct tree_cache *trees, struct cand *c)
 {
 	c->insns = NULL;
-	if (lower_emit(p, views, o, mode, slack, &c->insns, &c->len, NULL, budget, NULL) != 0) {
+	if (lower_emit(p, views, o, mode, slack, &c->insns, &c->len, NULL, budget, trees, NULL,
+		       NULL) != 0) {
 		free(c->insns);
 		c->insns = NULL;
 		return false;
@@ -304,13 +325,14 @@ static bool cand_better(const struct cand *c, const struct cand *b, size_t chain
  */
 static void try_capped(const scmpc_policy *p, struct arch_view *views,
 		       const struct scmpc_compile_opts *o, size_t chain, size_t chain_ebpf,
-		       struct sock_filter **insns, size_t *len, struct compile_budget *budget)
+		       struct sock_filter **insns, size_t *len, struct compile_budget *budget,
+		       struct tree_cache *trees)
 {
 	struct cand cur = { *insns, *len, bpf_ebpf_len(*insns, *len) }, best = { 0 }, t;
 	enum lower_mode mode = LOWER_CAPPED;
 	for (int m = 0; m < 2; m++) {
 		enum lower_mode mm = m ? LOWER_CAPPED_EBPF : LOWER_CAPPED;
-		if (!capped(p, views, o, mm, 0, budget, &t))
+		if (!capped(p, views, o, mm, 0, budget, trees, &t))
 			continue;
 		bool ok = t.len <= cur.len && t.ebpf <= cur.ebpf &&
 			  (t.len < cur.len || t.ebpf < cur.ebpf);
@@ -335,7 +357,7 @@ static void try_capped(const scmpc_policy *p, struct arch_view *views,
 	 * that is the only further lowering. */
 	for (bool first = true; lo < hi; first = false) {
 		unsigned mid = first ? hi : lo + (hi - lo + 1) / 2;
-		if (capped(p, views, o, mode, mid, budget, &t) && t.len <= lmax &&
+		if (capped(p, views, o, mode, mid, budget, trees, &t) && t.len <= lmax &&
 		    t.ebpf <= emax) {
 			free(best.insns);
 			best = t;
@@ -410,11 +432,19 @@ static bool paths_kept(const scmpc_policy *p, const struct sock_filter *t, size_
 
 static void try_argfirst(const scmpc_policy *p, struct arch_view *views,
 			 const struct scmpc_compile_opts *o, struct sock_filter **insns, size_t *len,
-			 struct compile_budget *budget)
+			 struct compile_budget *budget, struct tree_cache *trees, struct kept *keep)
 {
 	struct sock_filter *t = NULL;
 	size_t n = 0;
-	if (lower_emit(p, views, o, LOWER_PATH_ARGFIRST, 0, &t, &n, NULL, budget, NULL) == 0 &&
+	int err;
+	if (keep && keep->ok) {
+		int64_t root = lower_argfirst(&keep->g, p, &keep->low, NULL);
+		err = root < 0 ? (int)root : emit_program(&keep->g, (uint32_t)root, &t, &n, NULL);
+	} else {
+		err = lower_emit(p, views, o, LOWER_PATH_ARGFIRST, 0, &t, &n, NULL, budget, trees,
+				 NULL, NULL);
+	}
+	if (err == 0 &&
 	    n <= *len && bpf_ebpf_len(t, n) <= bpf_ebpf_len(*insns, *len) &&
 	    (n != *len || memcmp(t, *insns, n * sizeof(*t))) && paths_kept(p, t, n, *insns, *len)) {
 		free(*insns);
@@ -430,20 +460,30 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 		    bool *size_bound, struct compile_budget *budget, scmpc_diag *d)
 {
 	/* Argument checks are laid out for the shortest worst path; when that
-	 * makes the program too long for the kernel, once more for size. */
+	 * makes the program too long for the kernel, once more for size.
+	 * The lowerings below share their number trees' searches (treecache.h);
+	 * without memory for that, each searches its own. */
+	struct tree_cache *trees = tree_cache_new();
+	/* The argfirst lowering below starts from this one's DAG, where no
+	 * budget must be charged as a lowering of its own would charge it. */
+	struct kept keep = { 0 };
+	bool keepable = !budget && !o->hot && !(o->flags & SCMPC_COMPILE_NAIVE) &&
+			any_conds(p, views);
 	enum dag_limit limit;
-	int err = lower_emit(p, views, o, LOWER_PATH, 0, insns, len, &limit, budget, d);
+	int err = lower_emit(p, views, o, LOWER_PATH, 0, insns, len, &limit, budget, trees,
+			     keepable ? &keep : NULL, d);
 	const struct sock_filter *path_prog = err == 0 ? *insns : NULL;
 	bool sized_out = limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES;
 	if (err == -E2BIG && sized_out && !(o->flags & SCMPC_COMPILE_NAIVE)) {
-		err = lower_emit(p, views, o, LOWER_COMPACT, 0, insns, len, &limit, budget, d);
+		err = lower_emit(p, views, o, LOWER_COMPACT, 0, insns, len, &limit, budget, trees,
+				 NULL, d);
 		bool sized = err == 0 || (err == -E2BIG && (limit == DAG_LIMIT_NONE ||
 							    limit == DAG_LIMIT_RANGES));
 		/* The other order of an equality's halves may be smaller, or fit
 		 * where this one does not; if neither fits, the message stays
 		 * the first order's. */
 		if (sized)
-			try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err, budget);
+			try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err, budget, trees);
 	} else if (err == 0 && !(o->flags & (SCMPC_COMPILE_NAIVE | SCMPC_COMPILE_SHORTEST))) {
 		size_t chain_ebpf = SIZE_MAX, chain = chain_layout(p, views, &chain_ebpf);
 		if ((o->flags & SCMPC_COMPILE_SMALLEST) ||
@@ -455,30 +495,35 @@ int size_lower_emit(const scmpc_policy *p, struct arch_view *views,
 			 * the second, the same program again, could only tie:
 			 * it is skipped unless a caller's budget counts the
 			 * work (the splitter's must not change). */
-			try_smaller(p, views, o, LOWER_COMPACT, insns, len, &err, budget);
+			try_smaller(p, views, o, LOWER_COMPACT, insns, len, &err, budget, trees);
 			if (budget || any_conds(p, views))
 				try_smaller(p, views, o, LOWER_COMPACT_LOFIRST, insns, len, &err,
-					    budget);
+					    budget, trees);
 		}
 		/* For the smallest program the number trees get the fewest
 		 * tests too, with no slack spent on the path (figures of 0 leave
 		 * none): a scattered allowlist's chain is smaller than any
 		 * search of it, and SMALLEST is never larger than the default. */
 		if (err == 0 && (o->flags & SCMPC_COMPILE_SMALLEST))
-			try_capped(p, views, o, 0, 0, insns, len, budget);
+			try_capped(p, views, o, 0, 0, insns, len, budget, trees);
 		else if (err == 0 && chain != SIZE_MAX &&
 			 (*len > chain || bpf_ebpf_len(*insns, *len) > chain_ebpf))
-			try_capped(p, views, o, chain, chain_ebpf, insns, len, budget);
+			try_capped(p, views, o, chain, chain_ebpf, insns, len, budget, trees);
 	}
 	/* Without an argument check there is nothing for argfirst.c to move. */
 	if (err == 0 && *insns == path_prog && !o->hot && !(o->flags & SCMPC_COMPILE_NAIVE) &&
 	    any_conds(p, views))
-		try_argfirst(p, views, o, insns, len, budget);
+		try_argfirst(p, views, o, insns, len, budget, trees, keepable ? &keep : NULL);
 	/* Too big for one program, measured as such: not when the compiler's
 	 * own work or node bound stopped it (nor is it lowered again for size
 	 * then), which says nothing about the program's size. */
 	*size_bound = err == -E2BIG && sized_out &&
 		      (limit == DAG_LIMIT_NONE || limit == DAG_LIMIT_RANGES) &&
 		      !(o->flags & SCMPC_COMPILE_NAIVE);
+	if (keepable) {
+		dag_fini(&keep.g);
+		lowered_free(&keep.low);
+	}
+	tree_cache_free(trees);
 	return err;
 }
