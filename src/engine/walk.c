@@ -110,8 +110,13 @@ static void next_prog(struct state *s)
 /* A path found: stored with its returns. */
 static int store(struct walker *L, const struct state *s, uint32_t r)
 {
+	/* A stack's path ends past the filters it left early (at insn 0
+	 * of the oldest): it is named by the return that decided it, where
+	 * one did (not ALLOW everywhere). */
+	bool stack = (L->mode == WALK_STACK || L->mode == WALK_STACK_THEN) && s->acc_insn >= 0;
 	if (L->npaths >= L->max_paths)
-		return walk_err(L, -E2BIG, s->prog, s->pc,
+		return walk_err(L, -E2BIG, stack ? s->acc_prog : s->prog,
+				stack ? (long)s->acc_insn : (long)s->pc,
 			    "the program%s more than %zu paths (the bound, max_paths); stopped here",
 			    L->n > 1 ? "s have" : " has", L->max_paths);
 	if (L->visit && (L->mode == WALK_ONE || L->mode == WALK_STACK)) {
