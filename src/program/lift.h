@@ -210,6 +210,12 @@ int lift_weigh(struct walker *L, const struct abi *ab, const uint32_t *idx, uint
 	       uint32_t nr, bool disjoint, uint64_t *steps, struct retw **out, size_t *nout,
 	       struct tmpls *all);
 
+/* A template's action and conditions, those on argument SKIP left out
+ * (TMPL_ALL: none): hashed, and compared with another's. */
+#define TMPL_ALL 6U
+uint64_t tmpl_hash(const struct tmpl *t, unsigned skip);
+bool tmpl_same(const struct tmpl *a, const struct tmpl *b, unsigned skip);
+
 /* ---- lift_join.c */
 /* Rules of T alike but on one argument, whose sets there make one interval
  * of its 64-bit value (less at most a point), joined into one: the same

@@ -481,28 +481,36 @@ static uint64_t mix(uint64_t h, uint64_t x)
 	return h ^ (h >> 32);
 }
 
-static uint64_t tmpl_hash(const struct tmpl *t)
+uint64_t tmpl_hash(const struct tmpl *t, unsigned skip)
 {
-	uint64_t h = mix(t->action, t->nconds);
+	uint64_t h = mix(t->action, 0);
 	for (size_t i = 0; i < t->nconds; i++) {
 		const struct scmpc_cond *c = &t->conds[i];
+		if (c->arg == skip)
+			continue;
 		h = mix(h, (uint64_t)c->arg << 40 | (uint64_t)c->op << 32 | c->flags);
 		h = mix(mix(h, c->value), c->value2);
 	}
 	return h;
 }
 
-static bool tmpl_same(const struct tmpl *a, const struct tmpl *b)
+bool tmpl_same(const struct tmpl *a, const struct tmpl *b, unsigned skip)
 {
-	if (a->action != b->action || a->nconds != b->nconds)
+	if (a->action != b->action)
 		return false;
-	for (size_t i = 0; i < a->nconds; i++) {
-		const struct scmpc_cond *x = &a->conds[i], *y = &b->conds[i];
+	size_t i = 0, j = 0;
+	for (;;) {
+		while (i < a->nconds && a->conds[i].arg == skip)
+			i++;
+		while (j < b->nconds && b->conds[j].arg == skip)
+			j++;
+		if (i == a->nconds || j == b->nconds)
+			return i == a->nconds && j == b->nconds;
+		const struct scmpc_cond *x = &a->conds[i++], *y = &b->conds[j++];
 		if (x->arg != y->arg || x->op != y->op || x->value != y->value ||
 		    x->value2 != y->value2 || x->flags != y->flags)
 			return false;
 	}
-	return true;
 }
 
 /* The templates kept so far, by hash: indices + 1 into T (0: empty), a
@@ -523,7 +531,7 @@ static int tmpl_set_find(struct tmpl_set *s, const struct tmpls *t, size_t k, bo
 			return -ENOMEM;
 		for (size_t i = 0; i < s->cap; i++)
 			if (s->slot[i]) {
-				size_t h = (size_t)tmpl_hash(&t->v[s->slot[i] - 1]) & (cap - 1);
+				size_t h = (size_t)tmpl_hash(&t->v[s->slot[i] - 1], TMPL_ALL) & (cap - 1);
 				while (slot[h])
 					h = (h + 1) & (cap - 1);
 				slot[h] = s->slot[i];
@@ -534,7 +542,7 @@ static int tmpl_set_find(struct tmpl_set *s, const struct tmpls *t, size_t k, bo
 	}
 	if (!s->cap)
 		return 0;
-	for (size_t h = (size_t)tmpl_hash(&t->v[k]) & (s->cap - 1);; h = (h + 1) & (s->cap - 1)) {
+	for (size_t h = (size_t)tmpl_hash(&t->v[k], TMPL_ALL) & (s->cap - 1);; h = (h + 1) & (s->cap - 1)) {
 		if (!s->slot[h]) {
 			if (add) {
 				s->slot[h] = (uint32_t)k + 1;
@@ -542,7 +550,7 @@ static int tmpl_set_find(struct tmpl_set *s, const struct tmpls *t, size_t k, bo
 			}
 			return 0;
 		}
-		if (tmpl_same(&t->v[s->slot[h] - 1], &t->v[k]))
+		if (tmpl_same(&t->v[s->slot[h] - 1], &t->v[k], TMPL_ALL))
 			return 1;
 	}
 }

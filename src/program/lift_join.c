@@ -337,45 +337,6 @@ static size_t conds_of(const struct set64 *s, unsigned arg, struct scmpc_cond *o
 	return n;
 }
 
-/* A rule's action and conditions but those on ARG, hashed. */
-static uint64_t mix(uint64_t h, uint64_t x)
-{
-	h = (h ^ x) * 0x9e3779b97f4a7c15ULL;
-	return h ^ (h >> 32);
-}
-
-static uint64_t rest_hash(const struct tmpl *t, unsigned arg)
-{
-	uint64_t h = mix(t->action, 0);
-	for (size_t i = 0; i < t->nconds; i++) {
-		const struct scmpc_cond *c = &t->conds[i];
-		if (c->arg == arg)
-			continue;
-		h = mix(h, (uint64_t)c->arg << 40 | (uint64_t)c->op << 32 | c->flags);
-		h = mix(mix(h, c->value), c->value2);
-	}
-	return h;
-}
-
-static bool rest_same(const struct tmpl *a, const struct tmpl *b, unsigned arg)
-{
-	if (a->action != b->action)
-		return false;
-	size_t i = 0, j = 0;
-	for (;;) {
-		while (i < a->nconds && a->conds[i].arg == arg)
-			i++;
-		while (j < b->nconds && b->conds[j].arg == arg)
-			j++;
-		if (i == a->nconds || j == b->nconds)
-			return i == a->nconds && j == b->nconds;
-		const struct scmpc_cond *x = &a->conds[i++], *y = &b->conds[j++];
-		if (x->arg != y->arg || x->op != y->op || x->value != y->value ||
-		    x->value2 != y->value2 || x->flags != y->flags)
-			return false;
-	}
-}
-
 struct member {
 	uint64_t hash, start;
 	size_t at;		/* index into the templates */
@@ -508,14 +469,14 @@ static int join_arg(struct tmpls *t, unsigned arg, struct member *m, bool *gone,
 		struct set64 s = set_of(t->v[i].conds + k, e - k);
 		if (s.kind == S_NONE)
 			continue;
-		m[n++] = (struct member){ rest_hash(&t->v[i], arg), set_start(&s), i, k, s };
+		m[n++] = (struct member){ tmpl_hash(&t->v[i], arg), set_start(&s), i, k, s };
 	}
 	qsort(m, n, sizeof(*m), cmp_member);
 	for (size_t i = 0; i < n;) {
 		/* a run: one hash, the rest as its first rule's (another rest
 		 * of the same hash, which is rare, cuts it) */
 		size_t j = i + 1;
-		while (j < n && m[j].hash == m[i].hash && rest_same(&t->v[m[i].at], &t->v[m[j].at], arg))
+		while (j < n && m[j].hash == m[i].hash && tmpl_same(&t->v[m[i].at], &t->v[m[j].at], arg))
 			j++;
 		int err = join_run(t, arg, m + i, j - i, gone, joined, sc);
 		if (err < 0)
